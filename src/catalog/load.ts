@@ -1,0 +1,113 @@
+import { createHash } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { Catalog } from './catalog.ts';
+import { FAMILIES, type Family, type FamilyName } from './families.ts';
+import { sortProblems } from './problems.ts';
+import { parseJson } from './read-json.ts';
+import { checkReferences, type Checked, type CheckedFamily } from './reference-check.ts';
+import { SchemaCheck } from './schema-check.ts';
+import { FamilyStore } from './store.ts';
+import type { CatalogRecord, Problem, Translation } from './types.ts';
+
+export type LoadResult =
+  | { ok: true; catalog: Catalog; files: number }
+  | { ok: false; problems: Problem[] };
+
+interface Read {
+  problems: Problem[];
+  hash: ReturnType<typeof createHash>;
+  files: number;
+}
+
+/** Reads and parses one file; a missing file is `undefined` (an empty family), not a problem. */
+async function readJson(dir: string, file: string, read: Read): Promise<unknown> {
+  let text: string;
+  try {
+    text = await readFile(join(dir, file), 'utf8');
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') return undefined;
+    read.problems.push({ file, message: `cannot be read (${code ?? (error as Error).message})` });
+    return undefined;
+  }
+  read.files++;
+  read.hash.update(`${file}\0${text}\0`);
+  const parsed = parseJson(text);
+  if ('error' in parsed) {
+    read.problems.push({ file, line: parsed.error.line, column: parsed.error.column, message: `invalid JSON: ${parsed.error.message}` });
+    return undefined;
+  }
+  return parsed.value;
+}
+
+/**
+ * Loads a data directory: parses every file, validates it against the family schemas and the
+ * cross-record rules, and on success indexes it into stores. Every problem is reported at
+ * once, sorted by file; nothing is built when there is any.
+ *
+ * @example
+ * const result = await loadCatalog('./data', { defaultLanguage: 'en-US' });
+ * if (!result.ok) console.error(result.problems.map(formatProblem).join('\n'));
+ */
+export async function loadCatalog(dir: string, options: { defaultLanguage: string }): Promise<LoadResult> {
+  const read: Read = { problems: [], hash: createHash('sha256'), files: 0 };
+  const schemas = new SchemaCheck();
+  const checked = new Map<FamilyName, CheckedFamily>();
+
+  for (const family of FAMILIES.values()) {
+    const check = async (file: string, schema: object) => {
+      const before = read.problems.length;
+      const value = await readJson(dir, file, read);
+      const result = schemas.run(file, value ?? [], schema, family);
+      read.problems.push(...result.problems);
+      const unreadable = read.problems.length > before && (value === undefined || !Array.isArray(value));
+      return { ...result, unreadable };
+    };
+    const records = await check(family.file, family.schema);
+    const translations = family.translation ? (await check(family.translation.file, family.translation.schema)).valid : [];
+    checked.set(family.name, { family, records: records.valid, translations, uuids: records.uuids, unreadable: records.unreadable });
+  }
+
+  const languages = overviewLanguages(checked.get('overview')!, options.defaultLanguage, read);
+  read.problems.push(...checkReferences(checked, languages, options.defaultLanguage));
+  if (read.problems.length > 0) return { ok: false, problems: sortProblems(read.problems) };
+
+  const stores = new Map<FamilyName, FamilyStore>();
+  for (const { family, records, translations } of checked.values()) {
+    stores.set(family.name, buildStore(family, records, translations, languages!, options.defaultLanguage));
+  }
+  const version = read.hash.digest('hex').slice(0, 16);
+  return { ok: true, catalog: new Catalog(stores, languages!, options.defaultLanguage, version), files: read.files };
+}
+
+/** The catalog's languages from the one overview record, after checking the record count. */
+function overviewLanguages(overview: CheckedFamily, defaultLanguage: string, read: Read): string[] | undefined {
+  const { file } = overview.family;
+  const broken = read.problems.some((p) => p.file === file);
+  if (!broken && overview.records.length !== 1) {
+    const found = overview.records.length;
+    read.problems.push({ file, message: found === 0 ? 'missing or empty: the catalog needs exactly one overview record' : `must hold exactly one record, found ${found}` });
+  }
+  if (broken || overview.records.length !== 1) return undefined;
+  const languages = overview.records[0]!.record.languages as string[];
+  if (!languages.includes(defaultLanguage)) {
+    read.problems.push({ file, record: 0, path: '/languages', message: `DEFAULT_LANGUAGE '${defaultLanguage}' is not one of the catalog's languages (${languages.join(', ')})` });
+  }
+  return languages;
+}
+
+function buildStore(family: Family, records: Checked[], rows: Checked[], languages: string[], defaultLanguage: string): FamilyStore {
+  const list = records.map((r) => r.record as CatalogRecord);
+  const translations = new Map<string, (Translation | undefined)[]>();
+  if (family.translation) {
+    const { parentKey } = family.translation;
+    const position = new Map(list.map((r, i) => [r.uuid, i]));
+    for (const language of languages) translations.set(language, new Array<Translation | undefined>(list.length));
+    for (const { record: row } of rows) {
+      const { [parentKey]: parent, language, ...fields } = row;
+      translations.get(language as string)![position.get(parent as string)!] = fields;
+    }
+  }
+  return new FamilyStore(family, list, translations, languages, defaultLanguage);
+}

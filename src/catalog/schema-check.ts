@@ -1,0 +1,107 @@
+import type { ErrorObject, ValidateFunction } from 'ajv';
+import { canonicalLanguage, createAjv } from './schemas/ajv.ts';
+import { UUID_PATTERN } from './schemas/common.ts';
+import type { Family } from './families.ts';
+import type { Checked } from './reference-check.ts';
+import type { Problem } from './types.ts';
+
+const FORMATS: Record<string, string> = {
+  date: 'a date (YYYY-MM-DD)',
+  uri: 'an absolute URL',
+  'local-date-time': 'a local date-time (YYYY-MM-DDTHH:mm:ss.SSS, no zone)',
+  'language-tag': 'a BCP 47 language tag such as pt-BR',
+};
+
+function shown(value: unknown): string {
+  const json = JSON.stringify(value) ?? String(value);
+  return json.length > 60 ? `${json.slice(0, 57)}...` : json;
+}
+
+/** One ajv error in words a data contributor can act on. */
+function explain(error: ErrorObject, family: Family): string {
+  const params = error.params as Record<string, unknown>;
+  switch (error.keyword) {
+    case 'required':
+      return `missing required field '${params.missingProperty}'`;
+    case 'additionalProperties': {
+      const field = String(params.additionalProperty);
+      if (family.translation?.fields.includes(field) && error.instancePath === '') {
+        return `'${field}' is translated: it belongs in ${family.translation.file}`;
+      }
+      return `unknown field '${field}'`;
+    }
+    case 'format': {
+      const canonical = params.format === 'language-tag' ? canonicalLanguage(String(error.data)) : undefined;
+      const hint = canonical ? ` (write '${canonical}')` : '';
+      return `must be ${FORMATS[String(params.format)] ?? params.format}${hint}, got ${shown(error.data)}`;
+    }
+    case 'pattern':
+      return params.pattern === UUID_PATTERN
+        ? `must be a lowercase UUID, got ${shown(error.data)}`
+        : `must match ${params.pattern}, got ${shown(error.data)}`;
+    case 'enum':
+      return `must be one of ${(params.allowedValues as unknown[]).join(', ')}, got ${shown(error.data)}`;
+    default:
+      return `${error.message}, got ${shown(error.data)}`;
+  }
+}
+
+export interface SchemaResult {
+  valid: Checked[];
+  /** Uuids of every element, valid or not, so relations to a broken record are not reported twice. */
+  uuids: Set<string>;
+  problems: Problem[];
+}
+
+/**
+ * Checks one file's parsed JSON against a record schema: the file must be an array and every
+ * element must match. Returns the records that passed (with their positions) and the problems.
+ */
+export class SchemaCheck {
+  private readonly validators = new Map<string, ValidateFunction>();
+  private readonly ajv = createAjv();
+
+  run(
+    file: string,
+    value: unknown,
+    schema: object,
+    family: Family,
+  ): SchemaResult {
+    if (!Array.isArray(value)) return { valid: [], uuids: new Set(), problems: [{ file, message: 'must be a JSON array of records' }] };
+    let validate = this.validators.get(file);
+    if (!validate) {
+      validate = this.ajv.compile(schema);
+      this.validators.set(file, validate);
+    }
+    const valid: Checked[] = [];
+    const problems: Problem[] = [];
+    const uuids = new Set<string>();
+    value.forEach((raw, index) => {
+      const record = withoutNulls(raw);
+      const uuid = typeof (record as { uuid?: unknown })?.uuid === 'string' ? (record as { uuid: string }).uuid : undefined;
+      if (uuid) uuids.add(uuid);
+      if (validate(record)) {
+        valid.push({ index, record: record as Record<string, unknown> });
+        return;
+      }
+      for (const error of validate.errors ?? []) {
+        problems.push({ file, record: index, ...(uuid ? { uuid } : {}), ...(error.instancePath ? { path: error.instancePath } : {}), message: explain(error, family) });
+      }
+    });
+    return { valid, uuids, problems };
+  }
+}
+
+/**
+ * Drops null-valued properties at every object level: "absent or null" mean the same in the
+ * data, and responses omit both.
+ */
+export function withoutNulls(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(withoutNulls);
+  if (value === null || typeof value !== 'object') return value;
+  const out: Record<string, unknown> = {};
+  for (const [key, field] of Object.entries(value)) {
+    if (field !== null) out[key] = withoutNulls(field);
+  }
+  return out;
+}

@@ -1,0 +1,42 @@
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import formatsPlugin from 'ajv-formats';
+
+// ajv-formats is CommonJS with a default export that NodeNext types as the module object.
+const addFormats = formatsPlugin as unknown as typeof formatsPlugin.default;
+
+const LOCAL_DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(\.\d{1,9})?$/;
+
+/** True for an ISO local date-time such as `2024-03-01T10:15:30.120` naming a real instant. */
+export function isLocalDateTime(value: string): boolean {
+  const m = LOCAL_DATE_TIME.exec(value);
+  if (!m) return false;
+  const [y, mo, d, h, mi, s] = m.slice(1, 7).map(Number) as [number, number, number, number, number, number];
+  const date = new Date(Date.UTC(y, mo - 1, d, h, mi, s));
+  return date.getUTCFullYear() === y && date.getUTCMonth() === mo - 1 && date.getUTCDate() === d && h < 24 && mi < 60 && s < 60;
+}
+
+/** The canonical spelling of a BCP 47 tag (`pt-br` → `pt-BR`), or undefined when malformed. */
+export function canonicalLanguage(tag: string): string | undefined {
+  try {
+    return Intl.getCanonicalLocales(tag)[0];
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * An ajv instance for the project's schemas: draft 2020-12, every error reported, strict
+ * about unknown keywords except the `x-family` annotation.
+ *
+ * @example
+ * const validate = createAjv().compile({ type: 'string', format: 'date' });
+ * validate('2024-02-30'); // false
+ */
+export function createAjv(): Ajv2020 {
+  const ajv = new Ajv2020({ allErrors: true, strict: true, verbose: true });
+  addFormats(ajv, ['date', 'uri', 'email']);
+  ajv.addFormat('local-date-time', isLocalDateTime);
+  ajv.addFormat('language-tag', (tag: string) => canonicalLanguage(tag) === tag);
+  ajv.addVocabulary(['x-family']);
+  return ajv;
+}

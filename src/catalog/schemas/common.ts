@@ -1,0 +1,72 @@
+/**
+ * Building blocks shared by the record and translation schemas.
+ *
+ * The schemas are plain JSON Schema (draft 2020-12, the dialect of OpenAPI 3.1) so the same
+ * objects drive validation (ajv), filter typing and the OpenAPI document.
+ * `x-family` marks a string field as a root-relative href to a record of that family.
+ */
+export interface JsonSchema {
+  type?: 'string' | 'integer' | 'number' | 'boolean' | 'object' | 'array';
+  description?: string;
+  format?: string;
+  pattern?: string;
+  minimum?: number;
+  minLength?: number;
+  maxLength?: number;
+  minItems?: number;
+  maxItems?: number;
+  enum?: readonly (string | number)[];
+  items?: JsonSchema;
+  properties?: Record<string, JsonSchema>;
+  required?: readonly string[];
+  additionalProperties?: boolean;
+  examples?: readonly unknown[];
+  'x-family'?: string;
+}
+
+export const UUID_PATTERN = '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$';
+
+export const uuid: JsonSchema = { type: 'string', pattern: UUID_PATTERN, description: 'Lowercase UUID' };
+
+/** A relation: `/api/v1/<family>/<uuid>` of an existing record of `family`. */
+export function href(family: string): JsonSchema {
+  return { type: 'string', 'x-family': family, description: `Href of a ${family} record` };
+}
+
+export const text: JsonSchema = { type: 'string', minLength: 1 };
+export const url: JsonSchema = { type: 'string', format: 'uri' };
+export const date: JsonSchema = { type: 'string', format: 'date', description: 'YYYY-MM-DD' };
+export const localDateTime: JsonSchema = {
+  type: 'string',
+  format: 'local-date-time',
+  description: 'ISO local date-time without zone, e.g. 2024-03-01T10:15:30.120',
+};
+export const milliseconds: JsonSchema = { type: 'integer', minimum: 0, description: 'Duration in milliseconds' };
+export const count: JsonSchema = { type: 'integer', minimum: 0 };
+/** ISO/IEC 5218: 0 not known, 1 male, 2 female, 9 not applicable. */
+export const gender: JsonSchema = { type: 'integer', enum: [0, 1, 2, 9], description: 'ISO/IEC 5218 sex code' };
+export const language: JsonSchema = { type: 'string', format: 'language-tag', description: 'BCP 47 tag, e.g. pt-BR' };
+
+export function listOf(items: JsonSchema): JsonSchema {
+  return { type: 'array', items };
+}
+
+/** A closed object: every property listed, `required` ones mandatory, nothing else allowed. */
+export function object(properties: Record<string, JsonSchema>, required: readonly string[]): JsonSchema {
+  return { type: 'object', properties, required, additionalProperties: false };
+}
+
+/** Fields every record carries; `media` adds the image list where the family has one. */
+export function recordFields(family: string, media: { images: boolean }): Record<string, JsonSchema> {
+  return {
+    uuid,
+    href: { type: 'string', description: `/api/v1/${family}/<uuid>` },
+    thumbnail: url,
+    ...(media.images ? { images: listOf(url) } : {}),
+    sources: listOf(url),
+    created_at: localDateTime,
+    updated_at: localDateTime,
+  };
+}
+
+export const RECORD_REQUIRED = ['uuid', 'href', 'created_at', 'updated_at'] as const;

@@ -1,0 +1,19 @@
+/** A record as loaded: JSON fields with nulls already removed. */
+export type CatalogRecord = { uuid: string; href: string } & Record<string, unknown>;
+
+/** The translated fields of one record in one language (no parent uuid, no language). */
+export type Translation = Record<string, unknown>;
+
+/** One problem found in a data directory, located as precisely as the check allows. */
+export interface Problem {
+  /** Path relative to the data directory, e.g. `translations/episodes_translations.json`. */
+  file: string;
+  line?: number;
+  column?: number;
+  /** 0-based index of the record (or translation row) in its file. */
+  record?: number;
+  uuid?: string;
+  /** JSON pointer inside the record, e.g. `/socials/0/url`. */
+  path?: string;
+  message: string;
+}

@@ -1,0 +1,62 @@
+import { canonicalLanguage } from '../catalog/schemas/ajv.ts';
+
+/** A parser turns a raw value into a setting or returns what the variable accepts. */
+type Parse<T> = (raw: string) => { value: T } | { accepts: string };
+
+interface Variable<T> {
+  default: string;
+  description: string;
+  parse: Parse<T>;
+}
+
+function integer(min: number, max: number): Parse<number> {
+  return (raw) => {
+    const value = Number(raw);
+    return /^\d+$/.test(raw) && value >= min && value <= max
+      ? { value }
+      : { accepts: `an integer from ${min} to ${max}` };
+  };
+}
+
+const text: Parse<string> = (raw) => (raw.trim() ? { value: raw } : { accepts: 'a non-empty value' });
+
+const languageTag: Parse<string> = (raw) => {
+  const canonical = canonicalLanguage(raw);
+  return canonical ? { value: canonical } : { accepts: 'a BCP 47 language tag such as en-US' };
+};
+
+/**
+ * Every environment variable the service reads, with its default and meaning. The README's
+ * configuration table lists exactly these (a test compares them).
+ */
+export const VARIABLES = {
+  PORT: { default: '3000', description: 'TCP port to listen on (0 picks a free one)', parse: integer(0, 65535) },
+  HOST: { default: '0.0.0.0', description: 'Address to bind', parse: text },
+  DATA_DIR: { default: './data', description: 'Catalog data directory', parse: text },
+  DEFAULT_LANGUAGE: {
+    default: 'en-US',
+    description: "Language served when a request names none; must be listed in the overview's `languages`",
+    parse: languageTag,
+  },
+} satisfies Record<string, Variable<unknown>>;
+
+type Variables = typeof VARIABLES;
+export type Config = { [K in keyof Variables]: Variables[K] extends Variable<infer T> ? T : never };
+
+/**
+ * Reads and validates the configuration. An empty variable counts as unset.
+ *
+ * @example
+ * readConfig({ PORT: 'abc' });
+ * // { error: "PORT must be an integer from 0 to 65535 (got 'abc')" }
+ */
+export function readConfig(env: NodeJS.ProcessEnv = process.env): { config: Config } | { error: string } {
+  const config: Record<string, unknown> = {};
+  for (const [name, variable] of Object.entries(VARIABLES) as [string, Variable<unknown>][]) {
+    const raw = env[name] || variable.default;
+    const parsed = variable.parse(raw);
+    if ('accepts' in parsed) return { error: `${name} must be ${parsed.accepts} (got '${raw}')` };
+    config[name] = parsed.value;
+  }
+  return { config: config as Config };
+}

@@ -1,0 +1,30 @@
+import type { AddressInfo } from 'node:net';
+import { checkData } from './catalog/check.ts';
+import { summarize } from './catalog/summary.ts';
+import { readConfig } from './config/env.ts';
+import { createApp } from './http/app.ts';
+import { serve, stopOnSignals } from './http/serve.ts';
+
+const settings = readConfig();
+if ('error' in settings) {
+  console.error(settings.error);
+  process.exit(1);
+}
+const { config } = settings;
+
+const started = performance.now();
+const { lines, result } = await checkData(config.DATA_DIR, config.DEFAULT_LANGUAGE);
+if (!result.ok) {
+  console.error(lines.join('\n'));
+  process.exit(1);
+}
+console.log(summarize(result.catalog, performance.now() - started));
+
+const server = await serve(createApp(result.catalog), config.PORT, config.HOST).catch((error: NodeJS.ErrnoException) => {
+  console.error(`cannot listen on ${config.HOST}:${config.PORT}: ${error.code ?? error.message}`);
+  process.exit(1);
+});
+const { port } = server.address() as AddressInfo;
+const shown = config.HOST === '0.0.0.0' || config.HOST === '::' ? 'localhost' : config.HOST;
+console.log(`listening on http://${shown}:${port} (bound to ${config.HOST})`);
+stopOnSignals(server, console.log);

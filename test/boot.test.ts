@@ -1,0 +1,59 @@
+import { once } from 'node:events';
+import { join } from 'node:path';
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { readConfig, VARIABLES } from '../src/config/env.ts';
+import { FIXTURES, problemFixture } from './helpers/fixtures.ts';
+import { listeningUrl, ROOT, runToExit, startServer } from './helpers/spawn.ts';
+import { readFile } from 'node:fs/promises';
+
+test('defaults apply when the environment is empty', () => {
+  assert.equal(readConfig({}), { config: { PORT: 3000, HOST: '0.0.0.0', DATA_DIR: './data', DEFAULT_LANGUAGE: 'en-US' } });
+});
+
+test('each bad value is refused with the variable and what it accepts', () => {
+  assert.equal(readConfig({ PORT: 'abc' }), { error: "PORT must be an integer from 0 to 65535 (got 'abc')" });
+  assert.equal(readConfig({ PORT: '70000' }), { error: "PORT must be an integer from 0 to 65535 (got '70000')" });
+  assert.equal(readConfig({ DEFAULT_LANGUAGE: 'en_US!' }), { error: "DEFAULT_LANGUAGE must be a BCP 47 language tag such as en-US (got 'en_US!')" });
+  assert.equal(readConfig({ HOST: '   ' }), { error: "HOST must be a non-empty value (got '   ')" });
+});
+
+test('a language tag is taken in its canonical spelling', () => {
+  const result = readConfig({ DEFAULT_LANGUAGE: 'pt-br' });
+  assert.ok('config' in result && result.config.DEFAULT_LANGUAGE === 'pt-BR');
+});
+
+test('the README configuration table lists every variable', async () => {
+  const readme = await readFile(join(ROOT, 'README.md'), 'utf8');
+  for (const [name, variable] of Object.entries(VARIABLES)) {
+    assert.match(readme, new RegExp(`\\| \`${name}\` \\| \`${variable.default.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\` \\|`), `${name} row`);
+  }
+});
+
+test('a bad variable stops the process with one line and exit code 1', async () => {
+  const { code, output } = await runToExit({ PORT: 'abc' });
+  assert.is(code, 1);
+  assert.is(output.trim(), "PORT must be an integer from 0 to 65535 (got 'abc')");
+});
+
+test('a broken data directory stops the process with every problem and exit code 1', async () => {
+  const { dir } = await problemFixture('schema-violations');
+  const { code, output } = await runToExit({ DATA_DIR: dir });
+  assert.is(code, 1);
+  const expected = await readFile(join(FIXTURES, 'problems', 'schema-violations', 'expected.txt'), 'utf8');
+  assert.ok(output.startsWith(expected), output);
+  assert.not.match(output, /listening/);
+});
+
+test('boot prints the summary, serves, and exits 0 on SIGTERM', async () => {
+  const server = startServer({});
+  const url = await listeningUrl(server);
+  assert.match(server.output(), /catalog: 110 records \(actors 20, characters 20, episodes 24, seasons 3, locations 15, soundtracks 24, games 3\) in \d+ ms; languages en-US \(default\), pt-BR, es-ES/);
+  const response = await fetch(`${url}/api/ping`);
+  assert.is(await response.text(), 'Pong');
+  server.child.kill('SIGTERM');
+  const [code] = await once(server.child, 'exit');
+  assert.is(code, 0);
+});
+
+test.run();

@@ -1,0 +1,36 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+
+export const ROOT = new URL('../../', import.meta.url).pathname;
+
+/** Starts `src/main.ts` (through tsx, as `npm start` does) with extra environment variables. */
+export function startServer(env: Record<string, string>): { child: ChildProcess; output: () => string } {
+  let output = '';
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+    cwd: ROOT,
+    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  child.stdout!.on('data', (chunk) => (output += chunk));
+  child.stderr!.on('data', (chunk) => (output += chunk));
+  return { child, output: () => output };
+}
+
+/** Runs the server until it exits by itself; resolves with its exit code and output. */
+export async function runToExit(env: Record<string, string>): Promise<{ code: number | null; output: string }> {
+  const { child, output } = startServer(env);
+  const [code] = (await once(child, 'exit')) as [number | null];
+  return { code, output: output() };
+}
+
+/** Waits until the server prints the URL it listens on and returns that URL. */
+export async function listeningUrl(server: { child: ChildProcess; output: () => string }, timeoutMs = 20_000): Promise<string> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    const match = /listening on (http:\/\/\S+)/.exec(server.output());
+    if (match) return match[1]!;
+    if (server.child.exitCode !== null) throw new Error(`server exited: ${server.output()}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error(`server did not start: ${server.output()}`);
+}

@@ -1,0 +1,93 @@
+import { mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import fc from 'fast-check';
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import type { Catalog } from '../src/catalog/catalog.ts';
+import type { Scalar } from '../src/catalog/field-index.ts';
+import { generateCatalog, writeCatalog } from '../src/catalog/generate.ts';
+import { loadCatalog } from '../src/catalog/load.ts';
+import type { Condition } from '../src/catalog/query.ts';
+import type { FamilyStore } from '../src/catalog/store.ts';
+import { scanQuery, scanSort, valuesAt } from './helpers/scan.ts';
+
+const dir = await mkdtemp(join(tmpdir(), 'catalog-10k-'));
+await writeCatalog(dir, generateCatalog({ actors: 10_000, seed: 42 }));
+const loaded = await loadCatalog(dir, { defaultLanguage: 'en-US' });
+if (!loaded.ok) throw new Error(`generated catalog refused: ${loaded.problems[0]?.message}`);
+const catalog: Catalog = loaded.catalog;
+
+/** Values that occur in the family (and one that never does), to build conditions from. */
+function sampleValues(store: FamilyStore, field: string, language: string): Scalar[] {
+  const values: Scalar[] = [];
+  for (let p = 0; p < store.size; p += 97) values.push(...(valuesAt(store, p, field, language) ?? []));
+  const kind = store.family.fields.get(field)!.kind;
+  values.push(kind === 'integer' || kind === 'number' ? -1 : kind === 'date' ? '1800-01-01' : 'no such value');
+  return values;
+}
+
+function conditionFor(store: FamilyStore, language: string): fc.Arbitrary<Condition> {
+  const fields = [...store.family.fields.values()];
+  return fc.constantFrom(...fields).chain((info) => {
+    const value = fc.constantFrom(...sampleValues(store, info.name, language));
+    const ops: fc.Arbitrary<Condition>[] = [
+      value.map((v) => ({ field: info.name, op: 'eq' as const, value: v })),
+      value.map((v) => ({ field: info.name, op: 'ne' as const, value: v })),
+      fc.array(value, { minLength: 1, maxLength: 3 }).map((vs) => ({ field: info.name, op: 'any' as const, values: vs })),
+      fc.array(value, { minLength: 1, maxLength: 3 }).map((vs) => ({ field: info.name, op: 'none' as const, values: vs })),
+      fc.array(value, { minLength: 1, maxLength: 2 }).map((vs) => ({ field: info.name, op: 'all' as const, values: vs })),
+    ];
+    if (info.kind === 'string') {
+      const needle = value.chain((v) => fc.nat(Math.max(0, String(v).length - 1)).map((start) => String(v).slice(start, start + 3).toUpperCase()));
+      ops.push(needle.map((v) => ({ field: info.name, op: 'contains' as const, value: v })));
+      ops.push(needle.map((v) => ({ field: info.name, op: 'not-contains' as const, value: v })));
+    } else {
+      ops.push(
+        fc.tuple(value, value, fc.boolean(), fc.boolean(), fc.constantFrom('min', 'max', 'both')).map(([a, b, minInclusive, maxInclusive, which]) => {
+          const [min, max] = a < b ? [a, b] : [b, a];
+          const range = which === 'min' ? { min, minInclusive } : which === 'max' ? { max, maxInclusive } : { min, max, minInclusive, maxInclusive };
+          return { field: info.name, op: 'range' as const, range };
+        }),
+      );
+    }
+    return fc.oneof(...ops);
+  });
+}
+
+for (const name of ['actors', 'episodes', 'locations', 'games', 'seasons', 'soundtracks'] as const) {
+  test(`${name}: indexed queries and sorts equal a straightforward scan`, () => {
+    const store = catalog.store(name);
+    const languages = catalog.languages;
+    fc.assert(
+      fc.property(
+        fc.constantFrom(...languages).chain((language) =>
+          fc.record({
+            language: fc.constant(language),
+            conditions: fc.array(conditionFor(store, language), { minLength: 0, maxLength: 3 }),
+            sort: fc.option(fc.constantFrom(...[...store.family.fields.values()].filter((f) => !f.list).map((f) => f.name))),
+            direction: fc.constantFrom('asc' as const, 'desc' as const),
+          }),
+        ),
+        ({ language, conditions, sort, direction }) => {
+          const indexed = store.query(conditions, language);
+          const scanned = scanQuery(store, conditions, language);
+          assert.equal([...indexed], scanned, JSON.stringify(conditions));
+          if (sort) {
+            const info = store.family.fields.get(sort)!;
+            const collation = info.translated ? language : catalog.defaultLanguage;
+            assert.equal([...store.sort(indexed, sort, direction, language)], scanSort(store, scanned, sort, direction, language, collation), `sort ${sort} ${direction}`);
+          }
+        },
+      ),
+      { numRuns: 150, seed: 20261122 },
+    );
+  });
+}
+
+test('a family of 10,000 actors is what the generator promised', () => {
+  assert.is(catalog.store('actors').size, 10_000);
+  assert.is(catalog.store('episodes').size, 10_000);
+});
+
+test.run();
