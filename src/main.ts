@@ -2,7 +2,9 @@ import type { AddressInfo } from 'node:net';
 import { checkData } from './catalog/check.ts';
 import { summarize } from './catalog/summary.ts';
 import { readConfig } from './config/env.ts';
+import { createLogger } from './config/logger.ts';
 import { createApp } from './http/app.ts';
+import { ServedCatalog } from './http/state.ts';
 import { serve, stopOnSignals } from './http/serve.ts';
 
 const settings = readConfig();
@@ -11,6 +13,7 @@ if ('error' in settings) {
   process.exit(1);
 }
 const { config } = settings;
+const log = createLogger(config.LOG_LEVEL);
 
 const started = performance.now();
 const { lines, result } = await checkData(config.DATA_DIR, config.DEFAULT_LANGUAGE);
@@ -18,13 +21,14 @@ if (!result.ok) {
   console.error(lines.join('\n'));
   process.exit(1);
 }
-console.log(summarize(result.catalog, performance.now() - started));
+log.info(summarize(result.catalog, performance.now() - started));
 
-const server = await serve(createApp(result.catalog), config.PORT, config.HOST).catch((error: NodeJS.ErrnoException) => {
+const served = new ServedCatalog(result.catalog, config.RESPONSE_CACHE_MB * 2 ** 20);
+const server = await serve(createApp({ served, config, log }), config.PORT, config.HOST).catch((error: NodeJS.ErrnoException) => {
   console.error(`cannot listen on ${config.HOST}:${config.PORT}: ${error.code ?? error.message}`);
   process.exit(1);
 });
 const { port } = server.address() as AddressInfo;
 const shown = config.HOST === '0.0.0.0' || config.HOST === '::' ? 'localhost' : config.HOST;
-console.log(`listening on http://${shown}:${port} (bound to ${config.HOST})`);
-stopOnSignals(server, console.log);
+log.info(`listening on http://${shown}:${port} (bound to ${config.HOST})`);
+stopOnSignals(server, log.info);

@@ -18,6 +18,10 @@ function integer(min: number, max: number): Parse<number> {
   };
 }
 
+function oneOf<T extends string>(...choices: T[]): Parse<T> {
+  return (raw) => (choices.includes(raw as T) ? { value: raw as T } : { accepts: `one of ${choices.join(', ')}` });
+}
+
 const text: Parse<string> = (raw) => (raw.trim() ? { value: raw } : { accepts: 'a non-empty value' });
 
 const languageTag: Parse<string> = (raw) => {
@@ -38,6 +42,10 @@ export const VARIABLES = {
     description: "Language served when a request names none; must be listed in the overview's `languages`",
     parse: languageTag,
   },
+  MAX_PAGE_SIZE: { default: '50', description: 'Largest `size` a list answers with; larger requests are clamped', parse: integer(1, 1000) },
+  CACHE_MAX_AGE: { default: '300', description: 'Seconds browsers and proxies may reuse a catalog response (`Cache-Control: max-age`)', parse: integer(0, 31536000) },
+  RESPONSE_CACHE_MB: { default: '64', description: 'Memory for serialized responses (least recently used evicted first); 0 turns the cache off', parse: integer(0, 4096) },
+  LOG_LEVEL: { default: 'info', description: '`info` logs boot and one line per request, `warn` only problems, `silent` nothing', parse: oneOf('info', 'warn', 'silent') },
 } satisfies Record<string, Variable<unknown>>;
 
 type Variables = typeof VARIABLES;

@@ -1,18 +1,59 @@
-import Koa from 'koa';
+import cors from '@koa/cors';
 import { Router } from '@koa/router';
-import type { Catalog } from '../catalog/catalog.ts';
+import Koa from 'koa';
+import compress from 'koa-compress';
+import type { Config } from '../config/env.ts';
+import type { Logger } from '../config/logger.ts';
+import { FAMILY_NAMES } from '../catalog/families.ts';
+import { accessLog } from './access-log.ts';
+import { errorHandler } from './errors.ts';
+import { EXPOSED_HEADERS } from './headers.ts';
+import type { RouteDeps } from './routes/context.ts';
+import { metaRoutes, overviewRoutes } from './routes/meta.ts';
+import { recordRoutes } from './routes/records.ts';
+import { socialRoutes } from './routes/socials.ts';
+import { translationRoutes } from './routes/translations.ts';
+import { positionOf } from './routes/context.ts';
+import type { ServedCatalog } from './state.ts';
 
-/** Builds the Koa application serving `catalog`. */
-export function createApp(catalog: Catalog): Koa {
-  const app = new Koa();
+export interface AppOptions {
+  served: ServedCatalog;
+  config: Config;
+  log: Logger;
+}
+
+/** Every route of the read API, registered in matching order (fixed paths before `{uuid}`). */
+export function catalogRouter(deps: RouteDeps): Router {
   const router = new Router();
-  router.get('/api/ping', (ctx) => {
-    ctx.type = 'text/plain';
-    ctx.body = 'Pong';
-  });
-  router.get('/api/v1/overview', (ctx) => {
-    ctx.body = { ...catalog.overview, data_count: catalog.counts() };
-  });
+  metaRoutes(router, deps);
+  overviewRoutes(router, deps);
+  socialRoutes(router, deps);
+  for (const name of FAMILY_NAMES) {
+    if (name === 'overview') continue;
+    if (deps.served.current.catalog.store(name).family.translation) {
+      translationRoutes(router, deps, name, `/api/v1/${name}/:uuid`, positionOf);
+    }
+    recordRoutes(router, deps, name);
+  }
+  return router;
+}
+
+/**
+ * The Koa application: access log, CORS, compression and the error renderer around the
+ * routes.
+ *
+ * @example
+ * const app = createApp({ served: new ServedCatalog(catalog, 0), config, log });
+ * app.listen(3000);
+ */
+export function createApp({ served, config, log }: AppOptions): Koa {
+  const app = new Koa();
+  const router = catalogRouter({ served, config });
+  if (config.LOG_LEVEL === 'info') app.use(accessLog(log));
+  app.use(cors({ origin: '*', allowHeaders: ['Authorization', 'Content-Type'], exposeHeaders: EXPOSED_HEADERS, maxAge: 86400 }));
+  app.use(compress({ threshold: 1024 }));
+  app.use(errorHandler(log));
   app.use(router.routes());
+  app.use(router.allowedMethods());
   return app;
 }

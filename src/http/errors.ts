@@ -1,0 +1,81 @@
+import { STATUS_CODES } from 'node:http';
+import type { Context, Middleware } from 'koa';
+import type { Logger } from '../config/logger.ts';
+
+/**
+ * The service's one error type: a status, a message naming what was wrong, and any headers
+ * the answer needs (`WWW-Authenticate`, `Retry-After`...).
+ *
+ * @example
+ * throw new HttpError(404, `Actor '${uuid}' not found`);
+ */
+export class HttpError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(message);
+  }
+}
+
+/** Headers of a success that must not stay on an error answer. */
+const SUCCESS_ONLY = ['ETag', 'Cache-Control', 'Content-Encoding', 'Content-Language', 'Last-Modified'];
+
+/** Bytes of the error body: `{code, status, method, message, url, timestamps, params?}`. */
+export function errorBody(ctx: Context, status: number, message: string): string {
+  const body: Record<string, unknown> = {
+    code: status,
+    status: STATUS_CODES[status] ?? 'Error',
+    method: ctx.method,
+    message,
+    url: ctx.path,
+    timestamps: new Date().toISOString(),
+  };
+  if (ctx.querystring) body.params = ctx.query;
+  return JSON.stringify(body);
+}
+
+/** Writes `status` and its error body onto the response. */
+export function renderError(ctx: Context, status: number, message: string, headers: Record<string, string> = {}): void {
+  for (const name of SUCCESS_ONLY) ctx.remove(name);
+  ctx.status = status;
+  ctx.set(headers);
+  ctx.body = errorBody(ctx, status, message);
+  ctx.compress = false; // keeps Content-Length: error bodies are small unless the query was huge
+  // Exactly this type: the official JS client parses error bodies only when it matches.
+  ctx.set('Content-Type', 'application/json');
+  ctx.set('Cache-Control', 'no-store');
+}
+
+/** An error from anywhere below, as a status and a message fit to show the client. */
+function describe(error: unknown): HttpError | undefined {
+  if (error instanceof HttpError) return error;
+  const e = error as { status?: unknown; expose?: unknown; message?: unknown; headers?: unknown };
+  if (typeof e?.status === 'number' && e.status >= 400 && e.status < 500 && e.expose) {
+    return new HttpError(e.status, String(e.message), (e.headers as Record<string, string>) ?? {});
+  }
+  return undefined;
+}
+
+/**
+ * Renders every failure in the one error shape: thrown errors, routes that matched nothing
+ * (404), methods a route does not have (405, with the router's `Allow` header) and anything
+ * unexpected (500, logged, never shown).
+ */
+export function errorHandler(log: Logger): Middleware {
+  return async (ctx, next) => {
+    try {
+      await next();
+      if (ctx.body !== undefined && ctx.body !== null) return;
+      if (ctx.status === 404) throw new HttpError(404, `No route for ${ctx.method} ${ctx.path}`);
+      if (ctx.status === 405) throw new HttpError(405, `Method ${ctx.method} is not allowed on ${ctx.path}; allowed: ${ctx.response.get('Allow')}`);
+      if (ctx.status === 501) throw new HttpError(501, `Method ${ctx.method} is not implemented`);
+    } catch (error) {
+      const known = describe(error);
+      if (known) return renderError(ctx, known.status, known.message, known.headers);
+      log.warn(`500 on ${ctx.method} ${ctx.path}: ${(error as Error)?.stack ?? String(error)}`);
+      renderError(ctx, 500, 'Internal server error');
+    }
+  };
+}

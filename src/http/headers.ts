@@ -1,0 +1,19 @@
+/** Response headers a browser app may read across origins (CORS `Access-Control-Expose-Headers`). */
+export const EXPOSED_HEADERS = [
+  'Link',
+  'ETag',
+  'Content-Language',
+  'Content-Length',
+  'Retry-After',
+  'X-Pagination-Page-Index',
+  'X-Pagination-Page-Size',
+  'X-Pagination-Page-Total',
+  'X-Pagination-Item-Total',
+  'X-Rate-Limit-Remaining',
+  'X-Rate-Limit-Limit',
+  'X-Rate-Limit-Reset',
+  'X-Rate-Limit-Retry-After-Seconds',
+  'RateLimit',
+  'RateLimit-Policy',
+  'WWW-Authenticate',
+];

@@ -1,0 +1,33 @@
+import type { Context } from 'koa';
+import type { ListQuery } from './list-query.ts';
+
+/**
+ * Paging headers of a list answer: the `X-Pagination-*` quartet HawAPI clients read and an
+ * RFC 8288 `Link` header (first, prev, next, last) whose targets keep every other parameter.
+ * Targets are path-absolute, so the headers do not depend on the Host they were asked on.
+ *
+ * @example
+ * pageHeaders(ctx, { page: 2, size: 10, ... }, 35, 10);
+ * // { 'X-Pagination-Page-Index': '2', ..., Link: '</api/v1/actors?page=1&size=10>; rel="first", ...' }
+ */
+export function pageHeaders(ctx: Context, query: ListQuery, total: number, onPage: number): Record<string, string> {
+  const pages = Math.ceil(total / query.size);
+  const last = Math.max(1, pages);
+  const target = (page: number) => {
+    const params = new URLSearchParams(ctx.querystring);
+    params.set('page', String(page));
+    params.set('size', String(query.size));
+    return `<${ctx.path}?${params}>`;
+  };
+  const links = [`${target(1)}; rel="first"`];
+  if (query.page > 1) links.push(`${target(Math.min(query.page - 1, last))}; rel="prev"`);
+  if (query.page < pages) links.push(`${target(query.page + 1)}; rel="next"`);
+  links.push(`${target(last)}; rel="last"`);
+  return {
+    'X-Pagination-Page-Index': String(query.page),
+    'X-Pagination-Page-Size': String(onPage),
+    'X-Pagination-Page-Total': String(pages),
+    'X-Pagination-Item-Total': String(total),
+    Link: links.join(', '),
+  };
+}

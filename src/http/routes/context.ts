@@ -1,0 +1,42 @@
+import type { Context } from 'koa';
+import type { Config } from '../../config/env.ts';
+import type { FamilyStore } from '../../catalog/store.ts';
+import { UUID_PATTERN } from '../../catalog/schemas/common.ts';
+import { HttpError } from '../errors.ts';
+import type { ServedCatalog } from '../state.ts';
+
+/** What every route needs: the served catalog and the configuration. */
+export interface RouteDeps {
+  served: ServedCatalog;
+  config: Config;
+}
+
+const UUID = new RegExp(UUID_PATTERN);
+
+/** `Cache-Control` of catalog reads. */
+export function publicCache(config: Config): string {
+  return `public, max-age=${config.CACHE_MAX_AGE}`;
+}
+
+/** "actors" → "Actor": how messages name one record of a family. */
+export function title(store: FamilyStore): string {
+  const singular = store.family.singular;
+  return singular[0]!.toUpperCase() + singular.slice(1);
+}
+
+/** The position of the record named by the `uuid` route parameter: 400 if malformed, 404 if absent. */
+export function positionOf(ctx: Context, store: FamilyStore): number {
+  const raw = String(ctx.params.uuid);
+  const uuid = raw.toLowerCase();
+  if (!UUID.test(uuid)) throw new HttpError(400, `'${raw}' is not a valid uuid`);
+  const position = store.position(uuid);
+  if (position === undefined) throw new HttpError(404, `${title(store)} '${uuid}' not found`);
+  return position;
+}
+
+/** A random position of `store`, or a 404 naming the empty family. */
+export function randomPosition(store: FamilyStore): number {
+  const position = store.randomPosition();
+  if (position === undefined) throw new HttpError(404, `There are no ${store.family.name} to pick from`);
+  return position;
+}

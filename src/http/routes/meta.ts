@@ -1,0 +1,84 @@
+import { readFileSync } from 'node:fs';
+import type { Router } from '@koa/router';
+import type { Context } from 'koa';
+import { HttpError } from '../errors.ts';
+import { present } from '../present.ts';
+import { send } from '../response-cache.ts';
+import { languageFor } from './records.ts';
+import { publicCache, type RouteDeps } from './context.ts';
+import { translationRoutes } from './translations.ts';
+
+const pkg = JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as {
+  version: string;
+  license: string;
+  homepage?: string;
+  repository?: { url?: string };
+};
+
+/** `/api` (what the official clients read as API info), `/api/ping` and `/api/v1/endpoints`. */
+export function metaRoutes(router: Router, deps: RouteDeps): void {
+  router.get('/api', (ctx) => {
+    const { catalog, cache } = deps.served.current;
+    // Koa's ctx.origin is the Origin request header; this is where the service was reached.
+    const origin = `${ctx.protocol}://${ctx.host}`;
+    const entry = cache.get(`api ${origin}`, () => {
+      const { fields } = catalog.store('overview').translation(0, catalog.defaultLanguage);
+      const info = {
+        title: String(fields.title ?? ''),
+        description: String(fields.description ?? ''),
+        version: pkg.version,
+        url: origin,
+        docs: `${origin}/api/docs`,
+        github: pkg.repository?.url ?? '',
+        github_home: pkg.homepage ?? '',
+        api_url: `${origin}/api`,
+        api_version: 'v1',
+        api_path: '/api',
+        api_base_url: '/api/v1',
+        license: pkg.license,
+        license_url: `https://spdx.org/licenses/${pkg.license}.html`,
+      };
+      return { json: JSON.stringify(info) };
+    });
+    send(ctx, entry, publicCache(deps.config));
+  });
+
+  router.get('/api/ping', (ctx) => {
+    ctx.body = 'Pong';
+    ctx.type = 'text/plain';
+  });
+
+  router.get('/api/v1/endpoints', (ctx) => {
+    const entry = deps.served.current.cache.get('endpoints', () => {
+      const routes = router.stack
+        .filter((layer) => layer.methods.includes('GET') && typeof layer.path === 'string')
+        .map((layer) => ({ method: 'GET', path: String(layer.path).replace(/:(\w+)/g, '{$1}') }));
+      return { json: JSON.stringify(routes) };
+    });
+    send(ctx, entry, publicCache(deps.config));
+  });
+}
+
+/** `/api/v1/overview` (with `data_count`), `/overview/{uuid}` and the overview's translations. */
+export function overviewRoutes(router: Router, deps: RouteDeps): void {
+  const sendOverview = (ctx: Context) => {
+    const { catalog, cache } = deps.served.current;
+    const language = languageFor(ctx, catalog, 'overview');
+    const entry = cache.get(`${language} /api/v1/overview`, () => {
+      const record: Record<string, unknown> = { ...present(catalog.store('overview'), 0, language), data_count: catalog.counts() };
+      return { json: JSON.stringify(record), headers: { 'Content-Language': String(record.language) } };
+    });
+    send(ctx, entry, publicCache(deps.config));
+  };
+  const single = (ctx: Context) => {
+    const uuid = String(ctx.params.uuid ?? '').toLowerCase();
+    if (uuid && uuid !== deps.served.current.catalog.overview.uuid) throw new HttpError(404, `Overview '${uuid}' not found`);
+    return 0;
+  };
+  router.get('/api/v1/overview', sendOverview);
+  translationRoutes(router, deps, 'overview', '/api/v1/overview', single);
+  router.get('/api/v1/overview/:uuid', (ctx) => {
+    single(ctx);
+    sendOverview(ctx);
+  });
+}

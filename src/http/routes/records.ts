@@ -1,0 +1,68 @@
+import type { Router } from '@koa/router';
+import type { Context } from 'koa';
+import type { Catalog } from '../../catalog/catalog.ts';
+import type { FamilyName } from '../../catalog/families.ts';
+import { selectLanguage } from '../language.ts';
+import { parseListQuery } from '../list-query.ts';
+import { pageHeaders } from '../pagination.ts';
+import { present } from '../present.ts';
+import { send } from '../response-cache.ts';
+import { positionOf, publicCache, randomPosition, type RouteDeps } from './context.ts';
+
+/**
+ * The language a family's records are served in. Untranslated families ignore `language`
+ * entirely: official clients send it on every request.
+ */
+export function languageFor(ctx: Context, catalog: Catalog, name: FamilyName): string {
+  if (!catalog.store(name).family.translation) return catalog.defaultLanguage;
+  ctx.vary('Accept-Language');
+  return selectLanguage(ctx, catalog);
+}
+
+/** Sends one record from the cache, keyed by its path and language. */
+function sendRecord(ctx: Context, deps: RouteDeps, name: FamilyName, position: number, language: string, cacheControl: string): void {
+  const { catalog, cache } = deps.served.current;
+  const store = catalog.store(name);
+  const uuid = store.records[position]!.uuid;
+  const entry = cache.get(`${language} /api/v1/${name}/${uuid}`, () => {
+    const record = present(store, position, language);
+    const headers: Record<string, string> = store.family.translation ? { 'Content-Language': String(record.language) } : {};
+    return { json: JSON.stringify(record), headers };
+  });
+  send(ctx, entry, cacheControl);
+}
+
+/** `GET /api/v1/F`, `/api/v1/F/random` and `/api/v1/F/{uuid}` for every family but the overview. */
+export function recordRoutes(router: Router, deps: RouteDeps, name: FamilyName): void {
+  const base = `/api/v1/${name}`;
+
+  router.get(base, (ctx) => {
+    const { catalog, cache } = deps.served.current;
+    const store = catalog.store(name);
+    const language = languageFor(ctx, catalog, name);
+    const entry = cache.get(`${language} ${ctx.url}`, () => {
+      const query = parseListQuery(ctx, store.family, deps.config.MAX_PAGE_SIZE);
+      let positions = store.query(query.conditions, language);
+      if (query.sort) positions = store.sort(positions, query.sort.field, query.sort.direction, language);
+      const from = Math.min((query.page - 1) * query.size, positions.length);
+      const page = positions.subarray(from, Math.min(from + query.size, positions.length));
+      const records = Array.from(page, (p) => present(store, p, language));
+      const headers = pageHeaders(ctx, query, positions.length, page.length);
+      if (store.family.translation) headers['Content-Language'] = language;
+      return { json: JSON.stringify(records), headers };
+    });
+    send(ctx, entry, publicCache(deps.config));
+  });
+
+  router.get(`${base}/random`, (ctx) => {
+    const { catalog } = deps.served.current;
+    const language = languageFor(ctx, catalog, name);
+    sendRecord(ctx, deps, name, randomPosition(catalog.store(name)), language, 'no-store');
+  });
+
+  router.get(`${base}/:uuid`, (ctx) => {
+    const { catalog } = deps.served.current;
+    const language = languageFor(ctx, catalog, name);
+    sendRecord(ctx, deps, name, positionOf(ctx, catalog.store(name)), language, publicCache(deps.config));
+  });
+}

@@ -1,0 +1,61 @@
+import type { Router } from '@koa/router';
+import type { Context } from 'koa';
+import type { FamilyName } from '../../catalog/families.ts';
+import type { FamilyStore } from '../../catalog/store.ts';
+import { HttpError } from '../errors.ts';
+import { selectLanguage } from '../language.ts';
+import { send } from '../response-cache.ts';
+import { publicCache, title, type RouteDeps } from './context.ts';
+
+type Locate = (ctx: Context, store: FamilyStore) => number;
+
+/** One translation as served: its language, then the translated fields (no parent uuid). */
+function translationJson(store: FamilyStore, position: number, language: string): string {
+  const { fields } = store.translationsOf(position).find((t) => t.language === language)!;
+  return JSON.stringify({ language, ...fields });
+}
+
+/**
+ * `…/translations`, `…/translations/random` and `…/translations/{language}` under `base`.
+ * `locate` finds the record (a uuid parameter, or the single overview).
+ */
+export function translationRoutes(router: Router, deps: RouteDeps, name: FamilyName, base: string, locate: Locate): void {
+  const cacheKey = (ctx: Context, suffix: string) => `translations ${name} ${ctx.path} ${suffix}`;
+
+  router.get(`${base}/translations`, (ctx) => {
+    const { catalog, cache } = deps.served.current;
+    selectLanguage(ctx, catalog); // an unknown `language` is a 400 here too
+    const store = catalog.store(name);
+    const position = locate(ctx, store);
+    const entry = cache.get(cacheKey(ctx, 'all'), () => {
+      const rows = store.translationsOf(position).map(({ language, fields }) => ({ language, ...fields }));
+      return { json: JSON.stringify(rows), headers: { 'Content-Language': store.languagesOf(position).join(', ') } };
+    });
+    send(ctx, entry, publicCache(deps.config));
+  });
+
+  router.get(`${base}/translations/random`, (ctx) => {
+    const { catalog, cache } = deps.served.current;
+    selectLanguage(ctx, catalog);
+    const store = catalog.store(name);
+    const position = locate(ctx, store);
+    const languages = store.languagesOf(position);
+    const language = languages[Math.floor(Math.random() * languages.length)]!;
+    const entry = cache.get(cacheKey(ctx, language), () => ({ json: translationJson(store, position, language), headers: { 'Content-Language': language } }));
+    send(ctx, entry, 'no-store');
+  });
+
+  router.get(`${base}/translations/:language`, (ctx) => {
+    const { catalog, cache } = deps.served.current;
+    const store = catalog.store(name);
+    const position = locate(ctx, store);
+    const asked = String(ctx.params.language);
+    const language = catalog.languages.find((l) => l.toLowerCase() === asked.toLowerCase());
+    if (!language) throw new HttpError(400, `Unknown language '${asked}'; available: ${catalog.languages.join(', ')}`);
+    if (!store.languagesOf(position).includes(language)) {
+      throw new HttpError(404, `${title(store)} '${store.records[position]!.uuid}' has no ${language} translation`);
+    }
+    const entry = cache.get(cacheKey(ctx, language), () => ({ json: translationJson(store, position, language), headers: { 'Content-Language': language } }));
+    send(ctx, entry, publicCache(deps.config));
+  });
+}
