@@ -8,7 +8,13 @@ import { listeningUrl, ROOT, runToExit, startServer } from './helpers/spawn.ts';
 import { readFile } from 'node:fs/promises';
 
 test('defaults apply when the environment is empty', () => {
-  assert.equal(readConfig({}), { config: { PORT: 3000, HOST: '0.0.0.0', DATA_DIR: './data', DEFAULT_LANGUAGE: 'en-US' } });
+  const result = readConfig({});
+  assert.ok('config' in result);
+  const { PORT, HOST, DATA_DIR, DEFAULT_LANGUAGE, MAX_PAGE_SIZE, CACHE_MAX_AGE, LOG_LEVEL } = result.config;
+  assert.equal(
+    { PORT, HOST, DATA_DIR, DEFAULT_LANGUAGE, MAX_PAGE_SIZE, CACHE_MAX_AGE, LOG_LEVEL },
+    { PORT: 3000, HOST: '0.0.0.0', DATA_DIR: './data', DEFAULT_LANGUAGE: 'en-US', MAX_PAGE_SIZE: 50, CACHE_MAX_AGE: 300, LOG_LEVEL: 'info' },
+  );
 });
 
 test('each bad value is refused with the variable and what it accepts', () => {

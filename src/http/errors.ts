@@ -22,17 +22,32 @@ export class HttpError extends Error {
 /** Headers of a success that must not stay on an error answer. */
 const SUCCESS_ONLY = ['ETag', 'Cache-Control', 'Content-Encoding', 'Content-Language', 'Last-Modified'];
 
-/** Bytes of the error body: `{code, status, method, message, url, timestamps, params?}`. */
-export function errorBody(ctx: Context, status: number, message: string): string {
+/** What an error answer says: `{code, status, method, message, url, timestamps, params?}`. */
+export interface ErrorFields {
+  status: number;
+  method: string;
+  message: string;
+  url: string;
+  params?: unknown;
+}
+
+/**
+ * The one error body, as JSON text.
+ *
+ * @example
+ * errorJson({ status: 404, method: 'GET', message: "Actor '…' not found", url: '/api/v1/actors/…' });
+ * // '{"code":404,"status":"Not Found","method":"GET","message":"Actor …","url":…,"timestamps":"2026-…"}'
+ */
+export function errorJson({ status, method, message, url, params }: ErrorFields): string {
   const body: Record<string, unknown> = {
     code: status,
     status: STATUS_CODES[status] ?? 'Error',
-    method: ctx.method,
+    method,
     message,
-    url: ctx.path,
+    url,
     timestamps: new Date().toISOString(),
   };
-  if (ctx.querystring) body.params = ctx.query;
+  if (params !== undefined) body.params = params;
   return JSON.stringify(body);
 }
 
@@ -41,7 +56,7 @@ export function renderError(ctx: Context, status: number, message: string, heade
   for (const name of SUCCESS_ONLY) ctx.remove(name);
   ctx.status = status;
   ctx.set(headers);
-  ctx.body = errorBody(ctx, status, message);
+  ctx.body = errorJson({ status, method: ctx.method, message, url: ctx.path, ...(ctx.querystring ? { params: ctx.query } : {}) });
   ctx.compress = false; // keeps Content-Length: error bodies are small unless the query was huge
   // Exactly this type: the official JS client parses error bodies only when it matches.
   ctx.set('Content-Type', 'application/json');

@@ -1,9 +1,31 @@
-import type { Server } from 'node:http';
+import { maxHeaderSize, STATUS_CODES, type Server } from 'node:http';
+import type { Duplex } from 'node:stream';
 import type Koa from 'koa';
+import { errorJson } from './errors.ts';
 
 /**
- * Listens on `port`/`host` and resolves with the server once bound. SIGINT and SIGTERM stop
- * accepting connections, let in-flight requests finish, then exit 0.
+ * Answers a request that Node's HTTP parser refused before Koa saw it (request line and
+ * headers over the size limit, bytes that are not HTTP) in the one error shape, then closes.
+ */
+function answerUnparsable(error: NodeJS.ErrnoException & { rawPacket?: Buffer }, socket: Duplex): void {
+  if (error.code === 'ECONNRESET' || !socket.writable) {
+    socket.destroy();
+    return;
+  }
+  const status = error.code === 'HPE_HEADER_OVERFLOW' ? 431 : 400;
+  const [, method = 'GET', target = ''] = /^([A-Z]{1,10}) (\S{1,200})/.exec(error.rawPacket?.toString('latin1') ?? '') ?? [];
+  const message =
+    status === 431 ? `Request line and headers exceed ${maxHeaderSize / 1024} KB` : `Malformed HTTP request (${error.code ?? 'parse error'})`;
+  const body = errorJson({ status, method, message, url: target.split('?')[0]! });
+  socket.end(
+    `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +
+      `Cache-Control: no-store\r\nConnection: close\r\n\r\n${body}`,
+  );
+}
+
+/**
+ * Listens on `port`/`host` and resolves with the server once bound. Requests that Node cannot
+ * parse are answered in the error shape too.
  *
  * @example
  * const server = await serve(app, 0, '127.0.0.1'); // port 0: any free port
@@ -11,6 +33,7 @@ import type Koa from 'koa';
 export function serve(app: Koa, port: number, host: string): Promise<Server> {
   return new Promise((resolve, reject) => {
     const server = app.listen(port, host);
+    server.on('clientError', answerUnparsable);
     server.once('error', reject);
     server.once('listening', () => resolve(server));
   });
