@@ -7,20 +7,18 @@ import { LRUCache } from 'lru-cache';
 const COMPRESS_FROM = 1024;
 
 /**
- * A serialized answer: its bytes, its ETag (hashed once, when built) and the headers that go
- * with it. Compressed variants are made on first demand and kept with it.
+ * A serialized answer: its bytes, its ETag and the headers that go with it. Compressed
+ * variants are made on first demand and kept with it.
  */
 export class CachedResponse {
-  readonly etag: string;
   private encoded = new Map<string, Buffer>();
 
   constructor(
     readonly body: Buffer,
     readonly headers: Readonly<Record<string, string>>,
-    version: string,
-  ) {
-    this.etag = createHash('sha1').update(version).update(body).digest('base64url').slice(0, 22);
-  }
+    /** Names the bytes without reading them: they depend only on the cache key and data version. */
+    readonly etag: string,
+  ) {}
 
   /** The body in `encoding` (`br`, `gzip` or `identity`), compressing once. */
   bytes(encoding: string): Buffer {
@@ -60,7 +58,8 @@ export class ResponseCache {
     let entry = this.entries?.get(key);
     if (!entry) {
       const { json, headers = {} } = build();
-      entry = new CachedResponse(Buffer.from(json), headers, this.version);
+      const etag = createHash('sha1').update(this.version).update('\0').update(key).digest('base64url').slice(0, 22);
+      entry = new CachedResponse(Buffer.from(json), headers, etag);
       this.entries?.set(key, entry);
     }
     return entry;

@@ -47,6 +47,7 @@ export function translationRoutes(router: Router, deps: RouteDeps, name: FamilyN
 
   router.get(`${base}/translations/:language`, (ctx) => {
     const { catalog, cache } = deps.served.current;
+    selectLanguage(ctx, catalog);
     const store = catalog.store(name);
     const position = locate(ctx, store);
     const asked = String(ctx.params.language);
