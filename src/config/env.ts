@@ -22,6 +22,19 @@ function oneOf<T extends string>(...choices: T[]): Parse<T> {
   return (raw) => (choices.includes(raw as T) ? { value: raw as T } : { accepts: `one of ${choices.join(', ')}` });
 }
 
+const flag: Parse<boolean> = (raw) =>
+  raw === 'true' || raw === 'false' ? { value: raw === 'true' } : { accepts: 'true or false' };
+
+/** Requests per window, or `unlimited` (Infinity). */
+const budget: Parse<number> = (raw) => {
+  if (raw === 'unlimited') return { value: Infinity };
+  const value = Number(raw);
+  return /^\d+$/.test(raw) && value >= 1 && value <= 1e9 ? { value } : { accepts: 'an integer from 1 to 1000000000, or unlimited' };
+};
+
+const redisUrl: Parse<string> = (raw) =>
+  raw === '' || /^rediss?:\/\/\S+$/.test(raw) ? { value: raw } : { accepts: 'a redis:// or rediss:// URL' };
+
 const text: Parse<string> = (raw) => (raw.trim() ? { value: raw } : { accepts: 'a non-empty value' });
 
 const languageTag: Parse<string> = (raw) => {
@@ -46,6 +59,19 @@ export const VARIABLES = {
   CACHE_MAX_AGE: { default: '300', description: 'Seconds browsers and proxies may reuse a catalog response (`Cache-Control: max-age`)', parse: integer(0, 31536000) },
   RESPONSE_CACHE_MB: { default: '64', description: 'Memory for serialized responses (least recently used evicted first); 0 turns the cache off', parse: integer(0, 4096) },
   LOG_LEVEL: { default: 'info', description: '`info` logs boot and one line per request, `warn` only problems, `silent` nothing', parse: oneOf('info', 'warn', 'silent') },
+  TRUST_PROXY: { default: 'false', description: 'Take the client address from `X-Forwarded-For` (only behind a proxy you run)', parse: flag },
+  RATE_LIMIT: { default: 'on', description: '`off` disables every rate limit (classrooms, benchmarks, tests)', parse: oneOf('on', 'off') },
+  RATE_LIMIT_WINDOW_SECONDS: { default: '60', description: 'Length of the rate-limit window', parse: integer(1, 86400) },
+  RATE_LIMIT_ANONYMOUS: { default: '60', description: 'Requests per window for a client without a token, per address', parse: budget },
+  RATE_LIMIT_BASIC: { default: '300', description: 'Requests per window for a BASIC account', parse: budget },
+  RATE_LIMIT_DEV: { default: '1000', description: 'Requests per window for a DEV account', parse: budget },
+  RATE_LIMIT_MAINTAINER: { default: '1000', description: 'Requests per window for a MAINTAINER account', parse: budget },
+  RATE_LIMIT_ADMIN: { default: 'unlimited', description: 'Requests per window for an ADMIN account', parse: budget },
+  AUTH_RATE_LIMIT: { default: '10', description: 'Requests per window to `/api/v1/auth/*`, per address', parse: budget },
+  LOGIN_FAILURE_LIMIT: { default: '5', description: 'Failed logins per username before it is refused with 429, whatever the address', parse: budget },
+  LOGIN_FAILURE_WINDOW_MINUTES: { default: '15', description: 'Window of `LOGIN_FAILURE_LIMIT`', parse: integer(1, 1440) },
+  REDIS_URL: { default: '', description: 'Share rate limits between instances through this Redis (e.g. `redis://127.0.0.1:6379`); empty keeps them in memory', parse: redisUrl },
+  RATE_LIMIT_REDIS_TIMEOUT_MS: { default: '5', description: 'Longest wait for Redis before a request is served unlimited (fail open)', parse: integer(1, 10000) },
 } satisfies Record<string, Variable<unknown>>;
 
 type Variables = typeof VARIABLES;

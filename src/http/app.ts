@@ -15,11 +15,14 @@ import { socialRoutes } from './routes/socials.ts';
 import { translationRoutes } from './routes/translations.ts';
 import { positionOf } from './routes/context.ts';
 import type { ServedCatalog } from './state.ts';
+import { byAddress, type Limits } from '../limits/limits.ts';
 
 export interface AppOptions {
   served: ServedCatalog;
   config: Config;
   log: Logger;
+  /** Rate limits; none when `RATE_LIMIT=off`. */
+  limits?: Limits;
 }
 
 /** Every route of the read API, registered in matching order (fixed paths before `{uuid}`). */
@@ -39,20 +42,21 @@ export function catalogRouter(deps: RouteDeps): Router {
 }
 
 /**
- * The Koa application: access log, CORS, compression and the error renderer around the
- * routes.
+ * The Koa application: access log, CORS, compression, the error renderer and rate limits
+ * around the routes.
  *
  * @example
  * const app = createApp({ served: new ServedCatalog(catalog, 0), config, log });
  * app.listen(3000);
  */
-export function createApp({ served, config, log }: AppOptions): Koa {
-  const app = new Koa();
+export function createApp({ served, config, log, limits }: AppOptions): Koa {
+  const app = new Koa({ proxy: config.TRUST_PROXY });
   const router = catalogRouter({ served, config });
   if (config.LOG_LEVEL === 'info') app.use(accessLog(log));
   app.use(cors({ origin: '*', allowHeaders: ['Authorization', 'Content-Type'], exposeHeaders: EXPOSED_HEADERS, maxAge: 86400 }));
   app.use(compress({ threshold: 1024 }));
   app.use(errorHandler(log));
+  if (limits) app.use(limits.middleware(async (ctx) => byAddress(ctx)));
   app.use(router.routes());
   app.use(router.allowedMethods());
   return app;

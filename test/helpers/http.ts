@@ -6,6 +6,7 @@ import { loadCatalog } from '../../src/catalog/load.ts';
 import { readConfig, type Config } from '../../src/config/env.ts';
 import { createLogger } from '../../src/config/logger.ts';
 import { createApp } from '../../src/http/app.ts';
+import { createLimits } from '../../src/limits/limits.ts';
 import { serve } from '../../src/http/serve.ts';
 import { ServedCatalog } from '../../src/http/state.ts';
 import { ROOT } from './spawn.ts';
@@ -21,27 +22,32 @@ export interface TestServer {
 
 /**
  * Starts the real Koa app on 127.0.0.1 and an ephemeral port, serving `DATA_DIR` (the embedded
- * catalog unless `env` names another), with logging off.
+ * catalog unless `env` names another), with logging and rate limits off unless `env` turns
+ * them on.
  */
 export async function startApp(env: Record<string, string> = {}): Promise<TestServer> {
-  const settings = readConfig({ DATA_DIR: join(ROOT, 'data'), LOG_LEVEL: 'silent', ...env, PORT: '0', HOST: '127.0.0.1' });
+  const settings = readConfig({ DATA_DIR: join(ROOT, 'data'), LOG_LEVEL: 'silent', RATE_LIMIT: 'off', ...env, PORT: '0', HOST: '127.0.0.1' });
   if ('error' in settings) throw new Error(settings.error);
   const { config } = settings;
   const loaded = await loadCatalog(config.DATA_DIR, { defaultLanguage: config.DEFAULT_LANGUAGE });
   if (!loaded.ok) throw new Error(`catalog refused: ${loaded.problems[0]?.message}`);
   const served = new ServedCatalog(loaded.catalog, config.RESPONSE_CACHE_MB * 2 ** 20);
-  const server: Server = await serve(createApp({ served, config, log: createLogger(config.LOG_LEVEL) }), 0, '127.0.0.1');
+  const log = createLogger(config.LOG_LEVEL);
+  const limits = config.RATE_LIMIT === 'on' ? createLimits(config, log) : undefined;
+  const server: Server = await serve(createApp({ served, config, log, ...(limits ? { limits } : {}) }), 0, '127.0.0.1');
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   return {
     url,
     config,
     served,
     get: (path, headers = {}) => fetch(url + path, { headers }),
-    close: () =>
-      new Promise((resolve) => {
+    close: async () => {
+      await new Promise<void>((resolve) => {
         server.close(() => resolve());
         server.closeAllConnections();
-      }),
+      });
+      await limits?.close();
+    },
   };
 }
 
