@@ -32,7 +32,8 @@ test('a language tag is taken in its canonical spelling', () => {
 test('the README configuration table lists every variable', async () => {
   const readme = await readFile(join(ROOT, 'README.md'), 'utf8');
   for (const [name, variable] of Object.entries(VARIABLES)) {
-    assert.match(readme, new RegExp(`\\| \`${name}\` \\| \`${variable.default.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\` \\|`), `${name} row`);
+    const shown = variable.default === '' ? '\\(empty\\)' : `\`${variable.default.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\``;
+    assert.match(readme, new RegExp(`\\| \`${name}\` \\| ${shown} \\|`), `${name} row`);
   }
 });
 
