@@ -1,0 +1,55 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { createServer } from 'node:net';
+
+/** A port that was free a moment ago on 127.0.0.1. */
+export async function freePort(): Promise<number> {
+  const probe = createServer().listen(0, '127.0.0.1');
+  await once(probe, 'listening');
+  const { port } = probe.address() as { port: number };
+  probe.close();
+  await once(probe, 'close');
+  return port;
+}
+
+/**
+ * A real `redis-server` on a loopback port, without persistence, for the shared-limit tests.
+ * CI installs it (`.ci/run`); a machine without it fails the test rather than skipping it.
+ */
+export class RedisServer {
+  private child?: ChildProcess;
+
+  constructor(readonly port: number) {}
+
+  get url(): string {
+    return `redis://127.0.0.1:${this.port}`;
+  }
+
+  async start(): Promise<void> {
+    const child = spawn('redis-server', ['--port', String(this.port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--enable-debug-command', 'local'], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    this.child = child;
+    let output = '';
+    child.stdout!.on('data', (chunk) => (output += chunk));
+    child.stderr!.on('data', (chunk) => (output += chunk));
+    const failed = once(child, 'error').then(([error]) => {
+      throw new Error(`redis-server could not start (${(error as Error).message}); install it: apt-get install -y redis-server`);
+    });
+    const deadline = Date.now() + 10_000;
+    const ready = (async () => {
+      while (!/Ready to accept connections/.test(output)) {
+        if (child.exitCode !== null || Date.now() > deadline) throw new Error(`redis-server did not start: ${output}`);
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+    })();
+    await Promise.race([ready, failed]);
+  }
+
+  async stop(): Promise<void> {
+    const child = this.child;
+    if (!child || child.exitCode !== null) return;
+    child.kill('SIGKILL');
+    await once(child, 'exit');
+  }
+}

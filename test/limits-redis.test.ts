@@ -1,0 +1,86 @@
+import { Redis } from 'ioredis';
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { startApp, type TestServer } from './helpers/http.ts';
+import { freePort, RedisServer } from './helpers/redis.ts';
+
+const redis = new RedisServer(await freePort());
+await redis.start();
+const shared = { RATE_LIMIT: 'on', REDIS_URL: redis.url, RATE_LIMIT_ANONYMOUS: '6' };
+
+/** Polls until `check` holds (bounded), for states that follow a reconnect. */
+async function eventually(check: () => Promise<boolean>, what: string): Promise<void> {
+  const deadline = Date.now() + 15_000;
+  while (Date.now() < deadline) {
+    if (await check()) return;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`never happened: ${what}`);
+}
+
+const connected = (server: TestServer) => async () => (await server.get('/api/ping')).headers.get('x-rate-limit-limit') !== null;
+
+test('two instances on one Redis share one budget per client', async () => {
+  // A generous timeout: on a loaded machine a slow answer must not let a request through here.
+  const a = await startApp({ ...shared, RATE_LIMIT_REDIS_TIMEOUT_MS: '2000', RATE_LIMIT_ANONYMOUS: '6' });
+  const b = await startApp({ ...shared, RATE_LIMIT_REDIS_TIMEOUT_MS: '2000', RATE_LIMIT_ANONYMOUS: '6' });
+  try {
+    await eventually(connected(a), 'instance a reaches Redis');
+    await eventually(connected(b), 'instance b reaches Redis');
+    const client = new Redis(redis.url);
+    await client.flushall();
+    client.disconnect();
+    const statuses: number[] = [];
+    const remaining: (string | null)[] = [];
+    for (let i = 0; i < 8; i++) {
+      const response = await (i % 2 === 0 ? a : b).get('/api/ping');
+      statuses.push(response.status);
+      remaining.push(response.headers.get('x-rate-limit-remaining'));
+    }
+    assert.equal(statuses, [200, 200, 200, 200, 200, 200, 429, 429]);
+    assert.equal(remaining, ['5', '4', '3', '2', '1', '0', '0', '0']);
+  } finally {
+    await a.close();
+    await b.close();
+  }
+});
+
+test('a slow Redis does not hold requests: they are answered while Redis is still asleep', async () => {
+  const server = await startApp({ ...shared, RATE_LIMIT_ANONYMOUS: '1000' });
+  const client = new Redis(redis.url);
+  try {
+    await eventually(connected(server), 'the instance reaches Redis');
+    let awake = false;
+    const sleeping = client.call('DEBUG', 'SLEEP', '2').then(() => (awake = true));
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    for (let i = 0; i < 3; i++) {
+      const response = await server.get('/api/ping');
+      assert.is(response.status, 200);
+      assert.is(response.headers.get('x-rate-limit-limit'), null, 'served without a limit');
+    }
+    assert.is(awake, false, 'every answer came before Redis woke up');
+    await sleeping;
+  } finally {
+    client.disconnect();
+    await server.close();
+  }
+});
+
+test('Redis stopped mid-test: requests are still served; limits resume when it returns', async () => {
+  const server = await startApp({ ...shared, RATE_LIMIT_ANONYMOUS: '3', RATE_LIMIT_REDIS_TIMEOUT_MS: '2000' });
+  try {
+    await eventually(connected(server), 'the instance reaches Redis');
+    await redis.stop();
+    for (let i = 0; i < 10; i++) assert.is((await server.get('/api/ping')).status, 200);
+    await redis.start();
+    await eventually(connected(server), 'the instance reconnects');
+    const statuses: number[] = [];
+    for (let i = 0; i < 5; i++) statuses.push((await server.get('/api/ping')).status);
+    assert.ok(statuses.includes(429), `limited again: ${statuses}`);
+  } finally {
+    await server.close();
+  }
+});
+
+test.after(() => redis.stop());
+test.run();
