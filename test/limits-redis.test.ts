@@ -2,7 +2,8 @@ import { Redis } from 'ioredis';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { startApp, type TestServer } from './helpers/http.ts';
-import { freePort, RedisServer } from './helpers/redis.ts';
+import { freePort } from '../src/bench/ports.ts';
+import { RedisServer } from './helpers/redis.ts';
 
 const redis = new RedisServer(await freePort());
 await redis.start();

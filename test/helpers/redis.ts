@@ -1,16 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { createServer } from 'node:net';
-
-/** A port that was free a moment ago on 127.0.0.1. */
-export async function freePort(): Promise<number> {
-  const probe = createServer().listen(0, '127.0.0.1');
-  await once(probe, 'listening');
-  const { port } = probe.address() as { port: number };
-  probe.close();
-  await once(probe, 'close');
-  return port;
-}
 
 /**
  * A real `redis-server` on a loopback port, without persistence, for the shared-limit tests.

@@ -1,0 +1,32 @@
+// npm run bench [-- --data DIR] [--quick] [--rounds N] [--seconds S] [--connections C]
+// Our server against a node:http baseline replaying its bytes and against json-server.
+import { parseArgs } from 'node:util';
+import { describeMachine, replaceSection } from '../src/bench/document.ts';
+import { throughputTable } from '../src/bench/report.ts';
+import { measureThroughput } from '../src/bench/throughput.ts';
+
+const { values } = parseArgs({
+  options: {
+    data: { type: 'string', default: './data' },
+    quick: { type: 'boolean', default: false },
+    rounds: { type: 'string' },
+    seconds: { type: 'string' },
+    connections: { type: 'string', default: '50' },
+  },
+});
+const quick = values.quick!;
+const rounds = Number(values.rounds ?? (quick ? 1 : 3));
+const seconds = Number(values.seconds ?? (quick ? 1 : 5));
+const connections = Number(values.connections);
+if (![rounds, seconds, connections].every((n) => Number.isInteger(n) && n > 0)) {
+  console.error('--rounds, --seconds and --connections must be positive integers');
+  process.exit(1);
+}
+const rows = await measureThroughput({ dataDir: values.data!, rounds, seconds, connections, progress: (line) => console.error(`… ${line}`) });
+const settings = `${connections} connections, ${seconds} s per run, ${rounds} interleaved round${rounds > 1 ? 's' : ''}, medians; data: ${values.data}`;
+const text = `${throughputTable(rows)}\n\n${settings}.`;
+console.log(text);
+if (!quick) {
+  const file = await replaceSection('throughput', `## Throughput (npm run bench)\n\n${await describeMachine()}\n\n${text}\n`);
+  console.error(`wrote ${file}`);
+}

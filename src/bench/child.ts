@@ -1,0 +1,56 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { readFile } from 'node:fs/promises';
+
+/** A server running in a child process of its own, so that it has a core to itself. */
+export interface Child {
+  url: string;
+  process: ChildProcess;
+  output(): string;
+  /** Resident memory of the process in bytes (Linux `/proc`). */
+  rss(): Promise<number>;
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts `node args…` and resolves once it is reachable: at the URL it prints on a
+ * `listening on <url>` line, or at `url` when given (servers that print nothing useful).
+ *
+ * @example
+ * const ours = await startChild(['--import', 'tsx', 'src/main.ts'], { PORT: '0', HOST: '127.0.0.1' });
+ */
+export async function startChild(args: string[], env: Record<string, string>, url?: string, timeoutMs = 600_000): Promise<Child> {
+  const child = spawn(process.execPath, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  child.stdout!.on('data', (chunk) => (output += chunk));
+  child.stderr!.on('data', (chunk) => (output += chunk));
+  const deadline = Date.now() + timeoutMs;
+  let found = url;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`${args.join(' ')} exited: ${output.slice(-2000)}`);
+    if (Date.now() > deadline) throw new Error(`${args.join(' ')} did not start in time: ${output.slice(-2000)}`);
+    found ??= /listening on (http:\/\/\S+)/.exec(output)?.[1];
+    if (found && (await reachable(found))) break;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  return {
+    url: found,
+    process: child,
+    output: () => output,
+    rss: async () => Number(/VmRSS:\s+(\d+) kB/.exec(await readFile(`/proc/${child.pid}/status`, 'utf8'))?.[1] ?? 0) * 1024,
+    stop: async () => {
+      if (child.exitCode !== null) return;
+      child.kill('SIGKILL');
+      await once(child, 'exit');
+    },
+  };
+}
+
+async function reachable(url: string): Promise<boolean> {
+  try {
+    await (await fetch(url)).arrayBuffer();
+    return true;
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,77 @@
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+
+/** One request as a server is asked it: path and request headers. */
+export interface Request {
+  path: string;
+  headers: Record<string, string>;
+}
+
+/**
+ * A benchmarked request: ours, and json-server's equivalent where it has one. `status` is
+ * what ours must answer; `target` is our minimum share of the baseline's req/s.
+ */
+export interface Scenario {
+  name: string;
+  status: number;
+  target: number;
+  ours: Request;
+  jsonServer?: Request;
+}
+
+type Row = Record<string, unknown>;
+
+async function rows(dir: string, file: string): Promise<Row[]> {
+  try {
+    return JSON.parse(await readFile(join(dir, file), 'utf8')) as Row[];
+  } catch {
+    return [];
+  }
+}
+
+const MISSING = '00000000-0000-4000-8000-000000000000';
+
+/**
+ * The scenarios of `npm run bench` for the catalog in `dir`, built from its own records so
+ * that every request hits real data (the 304's ETag is filled in once ours has answered).
+ *
+ * @example
+ * const scenarios = await scenariosFor('./data');
+ * scenarios[0]; // { name: 'by uuid', ours: { path: '/api/v1/actors/…', headers: {} }, jsonServer: { path: '/actors/…', … } }
+ */
+export async function scenariosFor(dir: string): Promise<Scenario[]> {
+  const [actor] = await rows(dir, 'actors.json');
+  const episodes = await rows(dir, 'episodes.json');
+  if (!actor || episodes.length === 0) throw new Error(`${dir} needs actors and episodes to benchmark`);
+  const season = String(episodes[0]!.season);
+  const duration = Number(episodes[0]!.duration);
+  const none = {};
+  return [
+    { name: 'by uuid', status: 200, target: 0.6, ours: { path: `/api/v1/actors/${actor.uuid}`, headers: none }, jsonServer: { path: `/actors/${actor.uuid}`, headers: none } },
+    { name: 'first page', status: 200, target: 0.55, ours: { path: '/api/v1/actors', headers: none }, jsonServer: { path: '/actors?_page=1&_limit=10', headers: none } },
+    {
+      name: 'filtered (2 conditions)',
+      status: 200,
+      target: 0.5,
+      ours: { path: `/api/v1/episodes?season=${season.split('/').pop()}&duration=%3E%3D${duration}`, headers: none },
+      jsonServer: { path: `/episodes?season=${encodeURIComponent(season)}&duration_gte=${duration}&_page=1&_limit=10`, headers: none },
+    },
+    {
+      name: 'sorted page',
+      status: 200,
+      target: 0.5,
+      ours: { path: '/api/v1/soundtracks?sort=duration,desc&page=2', headers: none },
+      jsonServer: { path: '/soundtracks?_sort=duration&_order=desc&_page=2&_limit=10', headers: none },
+    },
+    { name: 'translated (pt-BR)', status: 200, target: 0.5, ours: { path: '/api/v1/episodes?language=pt-BR', headers: none } },
+    { name: 'revalidation 304', status: 304, target: 0.65, ours: { path: `/api/v1/actors/${actor.uuid}`, headers: { 'if-none-match': '' } }, jsonServer: { path: `/actors/${actor.uuid}`, headers: { 'if-none-match': '' } } },
+    { name: 'not found 404', status: 404, target: 0, ours: { path: `/api/v1/actors/${MISSING}`, headers: none }, jsonServer: { path: `/actors/${MISSING}`, headers: none } },
+  ];
+}
+
+/** json-server's database: the families it can serve, keyed by `uuid` (`--id uuid`). */
+export async function jsonServerDb(dir: string): Promise<Record<string, Row[]>> {
+  const db: Record<string, Row[]> = {};
+  for (const family of ['actors', 'characters', 'episodes', 'seasons', 'locations', 'soundtracks', 'games']) db[family] = await rows(dir, `${family}.json`);
+  return db;
+}
