@@ -8,7 +8,18 @@ import { listeningUrl, ROOT, runToExit, startServer } from './helpers/spawn.ts';
 import { readFile } from 'node:fs/promises';
 
 test('defaults apply when the environment is empty', () => {
-  assert.equal(readConfig({}), { config: { PORT: 3000, HOST: '0.0.0.0', DATA_DIR: './data', DEFAULT_LANGUAGE: 'en-US' } });
+  assert.equal(readConfig({}), {
+    config: {
+      PORT: 3000,
+      HOST: '0.0.0.0',
+      DATA_DIR: './data',
+      DEFAULT_LANGUAGE: 'en-US',
+      MAX_PAGE_SIZE: 50,
+      CACHE_MAX_AGE: 300,
+      RESPONSE_CACHE_MB: 64,
+      LOG_LEVEL: 'info',
+    },
+  });
 });
 
 test('each bad value is refused with the variable and what it accepts', () => {
