@@ -18,6 +18,11 @@ test('defaults apply when the environment is empty', () => {
       CACHE_MAX_AGE: 300,
       RESPONSE_CACHE_MB: 64,
       LOG_LEVEL: 'info',
+      ACCOUNTS_FILE: 'var/accounts.json',
+      JWT_SECRET: undefined,
+      TOKEN_TTL: 3600,
+      SCRYPT_N: 131072,
+      ACCOUNT_PASSWORD: undefined,
     },
   });
 });
@@ -27,6 +32,14 @@ test('each bad value is refused with the variable and what it accepts', () => {
   assert.equal(readConfig({ PORT: '70000' }), { error: "PORT must be an integer from 0 to 65535 (got '70000')" });
   assert.equal(readConfig({ DEFAULT_LANGUAGE: 'en_US!' }), { error: "DEFAULT_LANGUAGE must be a BCP 47 language tag such as en-US (got 'en_US!')" });
   assert.equal(readConfig({ HOST: '   ' }), { error: "HOST must be a non-empty value (got '   ')" });
+  assert.equal(readConfig({ SCRYPT_N: '1000' }), { error: "SCRYPT_N must be a power of two from 1024 to 1048576 (got '1000')" });
+  assert.equal(readConfig({ TOKEN_TTL: '0' }), { error: "TOKEN_TTL must be an integer from 1 to 31536000 (got '0')" });
+});
+
+test('a JWT_SECRET under 32 bytes is refused without being repeated', () => {
+  assert.equal(readConfig({ JWT_SECRET: 'hunter2' }), { error: 'JWT_SECRET must be at least 32 bytes (got 7 bytes)' });
+  const result = readConfig({ JWT_SECRET: 'x'.repeat(32) });
+  assert.ok('config' in result && result.config.JWT_SECRET === 'x'.repeat(32));
 });
 
 test('a language tag is taken in its canonical spelling', () => {
@@ -37,7 +50,8 @@ test('a language tag is taken in its canonical spelling', () => {
 test('the README configuration table lists every variable', async () => {
   const readme = await readFile(join(ROOT, 'README.md'), 'utf8');
   for (const [name, variable] of Object.entries(VARIABLES)) {
-    assert.match(readme, new RegExp(`\\| \`${name}\` \\| \`${variable.default.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\` \\|`), `${name} row`);
+    const shown = variable.default ? `\`${variable.default.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\`` : '\\(unset\\)';
+    assert.match(readme, new RegExp(`\\| \`${name}\` \\| ${shown} \\|`), `${name} row`);
   }
 });
 
@@ -54,6 +68,12 @@ test('a broken data directory stops the process with every problem and exit code
   const expected = await readFile(join(FIXTURES, 'problems', 'schema-violations', 'expected.txt'), 'utf8');
   assert.ok(output.startsWith(expected), output);
   assert.not.match(output, /listening/);
+});
+
+test('a JWT_SECRET under 32 bytes stops the boot without printing it', async () => {
+  const { code, output } = await runToExit({ JWT_SECRET: 'too-short-secret' });
+  assert.is(code, 1);
+  assert.is(output.trim(), 'JWT_SECRET must be at least 32 bytes (got 16 bytes)');
 });
 
 test('boot prints the summary, serves, and exits 0 on SIGTERM', async () => {
