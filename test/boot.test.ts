@@ -5,7 +5,8 @@ import * as assert from 'uvu/assert';
 import { readConfig, VARIABLES } from '../src/config/env.ts';
 import { FIXTURES, problemFixture } from './helpers/fixtures.ts';
 import { listeningUrl, ROOT, runToExit, startServer } from './helpers/spawn.ts';
-import { readFile } from 'node:fs/promises';
+import { mkdtemp, readFile, stat } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 
 test('defaults apply when the environment is empty', () => {
   assert.equal(readConfig({}), {
@@ -76,8 +77,38 @@ test('a JWT_SECRET under 32 bytes stops the boot without printing it', async () 
   assert.is(output.trim(), 'JWT_SECRET must be at least 32 bytes (got 16 bytes)');
 });
 
+test('without JWT_SECRET a key is generated once, kept in a 0600 file, and tokens survive a restart', async () => {
+  const dir = await mkdtemp(join(tmpdir(), 'boot-secret-'));
+  const env = { ACCOUNTS_FILE: join(dir, 'accounts.json'), SCRYPT_N: '1024' };
+  const first = startServer(env);
+  const url = await listeningUrl(first);
+  const secretFile = join(dir, 'jwt-secret');
+  assert.ok(first.output().includes(`JWT secret: generated a 256-bit key in ${secretFile} (mode 0600)`), first.output());
+  const key = (await readFile(secretFile, 'utf8')).trim();
+  assert.is(Buffer.from(key, 'base64url').length, 32);
+  assert.is((await stat(secretFile)).mode & 0o777, 0o600);
+  const registered = await fetch(`${url}/api/v1/auth/register`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ first_name: 'Boot', last_name: 'Test', username: 'boot', email: 'boot@example.org', password: 'a boot password' }),
+  });
+  assert.is(registered.status, 201);
+  const { token } = (await registered.json()) as { token: string };
+  first.child.kill('SIGTERM');
+  await once(first.child, 'exit');
+
+  const second = startServer(env);
+  const again = await listeningUrl(second);
+  assert.ok(second.output().includes(`JWT secret: read from ${secretFile}`), second.output());
+  assert.not.ok(first.output().includes(key) || second.output().includes(key), 'the key is never printed');
+  const ping = await fetch(`${again}/api/ping`, { headers: { Authorization: `Bearer ${token}` } });
+  assert.is(ping.status, 200);
+  second.child.kill('SIGTERM');
+  await once(second.child, 'exit');
+});
+
 test('boot prints the summary, serves, and exits 0 on SIGTERM', async () => {
-  const server = startServer({});
+  const server = startServer({ ACCOUNTS_FILE: join(await mkdtemp(join(tmpdir(), 'boot-')), 'accounts.json') });
   const url = await listeningUrl(server);
   assert.match(server.output(), /catalog: 110 records \(actors 20, characters 20, episodes 24, seasons 3, locations 15, soundtracks 24, games 3\) in \d+ ms; languages en-US \(default\), pt-BR, es-ES/);
   const response = await fetch(`${url}/api/ping`);

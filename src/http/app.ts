@@ -15,11 +15,15 @@ import { socialRoutes } from './routes/socials.ts';
 import { translationRoutes } from './routes/translations.ts';
 import { positionOf } from './routes/context.ts';
 import type { ServedCatalog } from './state.ts';
+import { bearerAuth } from '../accounts/bearer.ts';
+import { accountRoutes } from '../accounts/routes.ts';
+import type { AccountService } from '../accounts/service.ts';
 
 export interface AppOptions {
   served: ServedCatalog;
   config: Config;
   log: Logger;
+  accounts: AccountService;
 }
 
 /** Every route of the read API, registered in matching order (fixed paths before `{uuid}`). */
@@ -39,20 +43,23 @@ export function catalogRouter(deps: RouteDeps): Router {
 }
 
 /**
- * The Koa application: access log, CORS, compression and the error renderer around the
- * routes.
+ * The Koa application: access log, CORS, compression, the error renderer and the bearer
+ * token check around the read routes and the account routes.
  *
  * @example
- * const app = createApp({ served: new ServedCatalog(catalog, 0), config, log });
+ * const app = createApp({ served: new ServedCatalog(catalog, 0), config, log, accounts });
  * app.listen(3000);
  */
-export function createApp({ served, config, log }: AppOptions): Koa {
+export function createApp({ served, config, log, accounts }: AppOptions): Koa {
   const app = new Koa();
   const router = catalogRouter({ served, config });
+  accountRoutes(router, accounts);
   if (config.LOG_LEVEL === 'info') app.use(accessLog(log));
   app.use(cors({ origin: '*', allowHeaders: ['Authorization', 'Content-Type'], exposeHeaders: EXPOSED_HEADERS, maxAge: 86400 }));
   app.use(compress({ threshold: 1024 }));
   app.use(errorHandler(log));
+  // Inside the error handler (its 401s render in the error shape), before every route.
+  app.use(bearerAuth(accounts));
   app.use(router.routes());
   app.use(router.allowedMethods());
   return app;
