@@ -1,4 +1,5 @@
 import type { AddressInfo } from 'node:net';
+import { openAccounts } from './accounts/open.ts';
 import { checkData } from './catalog/check.ts';
 import { summarize } from './catalog/summary.ts';
 import { readConfig } from './config/env.ts';
@@ -24,10 +25,15 @@ if (!result.ok) {
 }
 log.info(summarize(result.catalog, performance.now() - started));
 
+const accounts = await openAccounts(config, log).catch((error: Error) => {
+  console.error(`cannot open the accounts: ${error.message}`);
+  process.exit(1);
+});
+
 const served = new ServedCatalog(result.catalog, config.RESPONSE_CACHE_MB * 2 ** 20);
 const limits = config.RATE_LIMIT === 'on' ? createLimits(config, log) : undefined;
 if (limits) log.info(`rate limits: ${limits.driver === 'redis' ? 'shared through Redis' : 'in memory'}`);
-const server = await serve(createApp({ served, config, log, ...(limits ? { limits } : {}) }), config.PORT, config.HOST).catch((error: NodeJS.ErrnoException) => {
+const server = await serve(createApp({ served, config, log, accounts, ...(limits ? { limits } : {}) }), config.PORT, config.HOST).catch((error: NodeJS.ErrnoException) => {
   console.error(`cannot listen on ${config.HOST}:${config.PORT}: ${error.code ?? error.message}`);
   process.exit(1);
 });

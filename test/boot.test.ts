@@ -5,7 +5,8 @@ import * as assert from 'uvu/assert';
 import { readConfig, VARIABLES } from '../src/config/env.ts';
 import { FIXTURES, problemFixture } from './helpers/fixtures.ts';
 import { listeningUrl, ROOT, runToExit, startServer } from './helpers/spawn.ts';
-import { readFile } from 'node:fs/promises';
+import { mkdtemp, readFile, stat } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 
 test('defaults apply when the environment is empty', () => {
   const result = readConfig({});
@@ -22,6 +23,14 @@ test('each bad value is refused with the variable and what it accepts', () => {
   assert.equal(readConfig({ PORT: '70000' }), { error: "PORT must be an integer from 0 to 65535 (got '70000')" });
   assert.equal(readConfig({ DEFAULT_LANGUAGE: 'en_US!' }), { error: "DEFAULT_LANGUAGE must be a BCP 47 language tag such as en-US (got 'en_US!')" });
   assert.equal(readConfig({ HOST: '   ' }), { error: "HOST must be a non-empty value (got '   ')" });
+  assert.equal(readConfig({ SCRYPT_N: '1000' }), { error: "SCRYPT_N must be a power of two from 1024 to 1048576 (got '1000')" });
+  assert.equal(readConfig({ TOKEN_TTL: '0' }), { error: "TOKEN_TTL must be an integer from 1 to 31536000 (got '0')" });
+});
+
+test('a JWT_SECRET under 32 bytes is refused without being repeated', () => {
+  assert.equal(readConfig({ JWT_SECRET: 'hunter2' }), { error: 'JWT_SECRET must be at least 32 bytes (got 7 bytes)' });
+  const result = readConfig({ JWT_SECRET: 'x'.repeat(32) });
+  assert.ok('config' in result && result.config.JWT_SECRET === 'x'.repeat(32));
 });
 
 test('a language tag is taken in its canonical spelling', () => {
@@ -32,7 +41,7 @@ test('a language tag is taken in its canonical spelling', () => {
 test('the README configuration table lists every variable', async () => {
   const readme = await readFile(join(ROOT, 'README.md'), 'utf8');
   for (const [name, variable] of Object.entries(VARIABLES)) {
-    const shown = variable.default === '' ? '\\(empty\\)' : `\`${variable.default.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\``;
+    const shown = variable.default === '' ? '\\(unset\\)' : `\`${variable.default.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\``;
     assert.match(readme, new RegExp(`\\| \`${name}\` \\| ${shown} \\|`), `${name} row`);
   }
 });
@@ -52,8 +61,44 @@ test('a broken data directory stops the process with every problem and exit code
   assert.not.match(output, /listening/);
 });
 
+test('a JWT_SECRET under 32 bytes stops the boot without printing it', async () => {
+  const { code, output } = await runToExit({ JWT_SECRET: 'too-short-secret' });
+  assert.is(code, 1);
+  assert.is(output.trim(), 'JWT_SECRET must be at least 32 bytes (got 16 bytes)');
+});
+
+test('without JWT_SECRET a key is generated once, kept in a 0600 file, and tokens survive a restart', async () => {
+  const dir = await mkdtemp(join(tmpdir(), 'boot-secret-'));
+  const env = { ACCOUNTS_FILE: join(dir, 'accounts.json'), SCRYPT_N: '1024' };
+  const first = startServer(env);
+  const url = await listeningUrl(first);
+  const secretFile = join(dir, 'jwt-secret');
+  assert.ok(first.output().includes(`JWT secret: generated a 256-bit key in ${secretFile} (mode 0600)`), first.output());
+  const key = (await readFile(secretFile, 'utf8')).trim();
+  assert.is(Buffer.from(key, 'base64url').length, 32);
+  assert.is((await stat(secretFile)).mode & 0o777, 0o600);
+  const registered = await fetch(`${url}/api/v1/auth/register`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ first_name: 'Boot', last_name: 'Test', username: 'boot', email: 'boot@example.org', password: 'a boot password' }),
+  });
+  assert.is(registered.status, 201);
+  const { token } = (await registered.json()) as { token: string };
+  first.child.kill('SIGTERM');
+  await once(first.child, 'exit');
+
+  const second = startServer(env);
+  const again = await listeningUrl(second);
+  assert.ok(second.output().includes(`JWT secret: read from ${secretFile}`), second.output());
+  assert.not.ok(first.output().includes(key) || second.output().includes(key), 'the key is never printed');
+  const ping = await fetch(`${again}/api/ping`, { headers: { Authorization: `Bearer ${token}` } });
+  assert.is(ping.status, 200);
+  second.child.kill('SIGTERM');
+  await once(second.child, 'exit');
+});
+
 test('boot prints the summary, serves, and exits 0 on SIGTERM', async () => {
-  const server = startServer({});
+  const server = startServer({ ACCOUNTS_FILE: join(await mkdtemp(join(tmpdir(), 'boot-')), 'accounts.json') });
   const url = await listeningUrl(server);
   assert.match(server.output(), /catalog: 110 records \(actors 20, characters 20, episodes 24, seasons 3, locations 15, soundtracks 24, games 3\) in \d+ ms; languages en-US \(default\), pt-BR, es-ES/);
   const response = await fetch(`${url}/api/ping`);

@@ -4,9 +4,12 @@ import { canonicalLanguage } from '../catalog/schemas/ajv.ts';
 type Parse<T> = (raw: string) => { value: T } | { accepts: string };
 
 interface Variable<T> {
+  /** The value used when the variable is unset or empty; '' means "no value". */
   default: string;
   description: string;
   parse: Parse<T>;
+  /** Refusals say how long the value was instead of repeating it. */
+  secret?: boolean;
 }
 
 function integer(min: number, max: number): Parse<number> {
@@ -34,6 +37,22 @@ const budget: Parse<number> = (raw) => {
 
 const redisUrl: Parse<string> = (raw) =>
   raw === '' || /^rediss?:\/\/\S+$/.test(raw) ? { value: raw } : { accepts: 'a redis:// or rediss:// URL' };
+function powerOfTwo(minExponent: number, maxExponent: number): Parse<number> {
+  return (raw) => {
+    const value = Number(raw);
+    const exponent = Math.log2(value);
+    return /^\d+$/.test(raw) && Number.isInteger(exponent) && exponent >= minExponent && exponent <= maxExponent
+      ? { value }
+      : { accepts: `a power of two from ${2 ** minExponent} to ${2 ** maxExponent}` };
+  };
+}
+
+/** Unset stays undefined; a set value needs `minBytes` bytes of UTF-8. */
+function optionalSecret(minBytes: number): Parse<string | undefined> {
+  return (raw) => (raw === '' ? { value: undefined } : Buffer.byteLength(raw) >= minBytes ? { value: raw } : { accepts: `at least ${minBytes} bytes` });
+}
+
+const optionalText: Parse<string | undefined> = (raw) => ({ value: raw === '' ? undefined : raw });
 
 const text: Parse<string> = (raw) => (raw.trim() ? { value: raw } : { accepts: 'a non-empty value' });
 
@@ -72,6 +91,25 @@ export const VARIABLES = {
   LOGIN_FAILURE_WINDOW_MINUTES: { default: '15', description: 'Window of `LOGIN_FAILURE_LIMIT`', parse: integer(1, 1440) },
   REDIS_URL: { default: '', description: 'Share rate limits between instances through this Redis (e.g. `redis://127.0.0.1:6379`); empty keeps them in memory', parse: redisUrl },
   RATE_LIMIT_REDIS_TIMEOUT_MS: { default: '5', description: 'Longest wait for Redis before a request is served unlimited (fail open)', parse: integer(1, 10000) },
+  ACCOUNTS_FILE: { default: 'var/accounts.json', description: 'JSON file holding the accounts (created with its folder on first use, mode 0600)', parse: text },
+  JWT_SECRET: {
+    default: '',
+    description: 'Key signing the bearer tokens (HS256), at least 32 bytes; unset: a random key kept in `jwt-secret` beside `ACCOUNTS_FILE`',
+    parse: optionalSecret(32),
+    secret: true,
+  },
+  TOKEN_TTL: { default: '3600', description: 'Seconds a bearer token stays valid', parse: integer(1, 31536000) },
+  SCRYPT_N: {
+    default: '131072',
+    description: 'scrypt cost of new password hashes; **tests only** lower it (131072 = 2^17 is the OWASP minimum)',
+    parse: powerOfTwo(10, 20),
+  },
+  ACCOUNT_PASSWORD: {
+    default: '',
+    description: '`npm run accounts -- create` only: the new account\'s password, for scripts (otherwise it prompts)',
+    parse: optionalText,
+    secret: true,
+  },
 } satisfies Record<string, Variable<unknown>>;
 
 type Variables = typeof VARIABLES;
@@ -89,7 +127,10 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): { config: Conf
   for (const [name, variable] of Object.entries(VARIABLES) as [string, Variable<unknown>][]) {
     const raw = env[name] || variable.default;
     const parsed = variable.parse(raw);
-    if ('accepts' in parsed) return { error: `${name} must be ${parsed.accepts} (got '${raw}')` };
+    if ('accepts' in parsed) {
+      const got = variable.secret ? `got ${Buffer.byteLength(raw)} bytes` : `got '${raw}'`;
+      return { error: `${name} must be ${parsed.accepts} (${got})` };
+    }
     config[name] = parsed.value;
   }
   return { config: config as Config };

@@ -15,12 +15,17 @@ import { socialRoutes } from './routes/socials.ts';
 import { translationRoutes } from './routes/translations.ts';
 import { positionOf } from './routes/context.ts';
 import type { ServedCatalog } from './state.ts';
-import { byAddress, type Limits } from '../limits/limits.ts';
+import { byAccount } from '../limits/clients.ts';
+import type { Limits } from '../limits/limits.ts';
+import { bearerAuth } from '../accounts/bearer.ts';
+import { accountRoutes } from '../accounts/routes.ts';
+import type { AccountService } from '../accounts/service.ts';
 
 export interface AppOptions {
   served: ServedCatalog;
   config: Config;
   log: Logger;
+  accounts: AccountService;
   /** Rate limits; none when `RATE_LIMIT=off`. */
   limits?: Limits;
 }
@@ -42,21 +47,25 @@ export function catalogRouter(deps: RouteDeps): Router {
 }
 
 /**
- * The Koa application: access log, CORS, compression, the error renderer and rate limits
- * around the routes.
+ * The Koa application: access log, CORS, compression, the error renderer, the bearer token
+ * check and rate limits around the read routes and the account routes.
  *
  * @example
- * const app = createApp({ served: new ServedCatalog(catalog, 0), config, log });
+ * const app = createApp({ served: new ServedCatalog(catalog, 0), config, log, accounts });
  * app.listen(3000);
  */
-export function createApp({ served, config, log, limits }: AppOptions): Koa {
+export function createApp({ served, config, log, accounts, limits }: AppOptions): Koa {
   const app = new Koa({ proxy: config.TRUST_PROXY });
   const router = catalogRouter({ served, config });
+  accountRoutes(router, accounts, limits?.loginGuard());
   if (config.LOG_LEVEL === 'info') app.use(accessLog(log));
   app.use(cors({ origin: '*', allowHeaders: ['Authorization', 'Content-Type'], exposeHeaders: EXPOSED_HEADERS, maxAge: 86400 }));
   app.use(compress({ threshold: 1024 }));
   app.use(errorHandler(log));
-  if (limits) app.use(limits.middleware(async (ctx) => byAddress(ctx)));
+  // Limits count a request before a bad token is refused, so refusals are limited too.
+  if (limits) app.use(limits.middleware(byAccount(accounts)));
+  // Inside the error handler (its 401s render in the error shape), before every route.
+  app.use(bearerAuth(accounts));
   app.use(router.routes());
   app.use(router.allowedMethods());
   return app;

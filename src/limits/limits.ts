@@ -11,17 +11,17 @@ import { SweptMap } from './swept-map.ts';
 import { TIERS, tierLimits, type Tier } from './tiers.ts';
 
 /** Whom a request counts against: a key for the counter, its tier, and a name for messages. */
-export interface Caller {
+export interface Client {
   key: string;
   tier: Tier;
   name: string;
 }
 
-/** Finds the caller of a request (its account for a valid token, else its address). */
-export type Identify = (ctx: Context) => Promise<Caller>;
+/** Finds whom a request counts against (its account for a valid token, else its address). */
+export type Identify = (ctx: Context) => Promise<Client>;
 
-/** The caller as its address alone: every request without an account, and all auth requests. */
-export function byAddress(ctx: Context): Caller {
+/** The client as its address alone: every request without an account, and all auth requests. */
+export function byAddress(ctx: Context): Client {
   return { key: `ip:${ctx.ip}`, tier: 'anonymous', name: `address ${ctx.ip}` };
 }
 
@@ -76,11 +76,11 @@ export class Limits {
     return async (ctx, next) => {
       if (ctx.method === 'OPTIONS' || !ctx.path.startsWith('/api')) return next();
       const auth = ctx.path.startsWith('/api/v1/auth/');
-      const caller = auth ? byAddress(ctx) : await identify(ctx);
-      const counter = auth ? this.auth : this.tiers.get(caller.tier);
-      const verdict = counter && (await this.count(counter, caller.key));
+      const client = auth ? byAddress(ctx) : await identify(ctx);
+      const counter = auth ? this.auth : this.tiers.get(client.tier);
+      const verdict = counter && (await this.count(counter, client.key));
       if (verdict) {
-        const policy = auth ? 'auth' : caller.tier.toLowerCase();
+        const policy = auth ? 'auth' : client.tier.toLowerCase();
         const now = Date.now() / 1000;
         ctx.set(limitHeaders(policy, verdict, this.windowSeconds, now));
         if (!verdict.allowed) {
@@ -88,12 +88,33 @@ export class Limits {
           const what = auth ? 'the auth endpoints' : `the ${policy} tier`;
           throw new HttpError(
             429,
-            `Too many requests from ${caller.name}: ${what} allow ${verdict.limit} per ${this.windowSeconds} s; retry in ${after} s`,
+            `Too many requests from ${client.name}: ${what} allow ${verdict.limit} per ${this.windowSeconds} s; retry in ${after} s`,
             retryHeaders(after),
           );
         }
       }
       await next();
+    };
+  }
+
+  /**
+   * Guards sign-in and deletion (after the body is parsed): a username with too many recent
+   * failures gets a 429 whatever the address, and each 401 counts as one more failure.
+   */
+  loginGuard(): Middleware {
+    return async (ctx, next) => {
+      const username = (ctx.request as { body?: { username?: unknown } }).body?.username;
+      if (typeof username !== 'string') return next();
+      const wait = await this.loginFailures.wait(username);
+      if (wait > 0) {
+        throw new HttpError(429, `Too many failed sign-ins for username '${username}'; retry in ${wait} s`, retryHeaders(wait));
+      }
+      try {
+        await next();
+      } catch (error) {
+        if (error instanceof HttpError && error.status === 401) await this.loginFailures.record(username);
+        throw error;
+      }
     };
   }
 

@@ -1,7 +1,11 @@
+import { mkdtemp, readFile } from 'node:fs/promises';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { readFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { openAccounts } from '../../src/accounts/open.ts';
+import type { AccountService } from '../../src/accounts/service.ts';
+import type { Catalog } from '../../src/catalog/catalog.ts';
 import { loadCatalog } from '../../src/catalog/load.ts';
 import { readConfig, type Config } from '../../src/config/env.ts';
 import { createLogger } from '../../src/config/logger.ts';
@@ -11,10 +15,37 @@ import { serve } from '../../src/http/serve.ts';
 import { ServedCatalog } from '../../src/http/state.ts';
 import { ROOT } from './spawn.ts';
 
+/** Settings every test server shares: quiet, unlimited, and a scrypt cost low enough for hundreds of hashes. */
+export const TEST_ENV = { SCRYPT_N: '1024', LOG_LEVEL: 'silent', RATE_LIMIT: 'off' };
+
+/** A fresh temporary folder (for an accounts file, say). */
+export function tempDir(): Promise<string> {
+  return mkdtemp(join(tmpdir(), 'catalog-test-'));
+}
+
+const catalogs = new Map<string, Promise<Catalog>>();
+
+/** Loads a data directory once per test file: catalogs are immutable once loaded. */
+function catalogAt(dir: string, defaultLanguage: string): Promise<Catalog> {
+  const key = `${dir} ${defaultLanguage}`;
+  let found = catalogs.get(key);
+  if (!found) {
+    found = loadCatalog(dir, { defaultLanguage }).then((loaded) => {
+      if (!loaded.ok) throw new Error(`catalog refused: ${loaded.problems[0]?.message}`);
+      return loaded.catalog;
+    });
+    catalogs.set(key, found);
+  }
+  return found;
+}
+
 export interface TestServer {
   url: string;
   config: Config;
   served: ServedCatalog;
+  /** The accounts file, in a temporary folder unless the test named one. */
+  file: string;
+  accounts: AccountService;
   /** `fetch` of a path on this server. */
   get(path: string, headers?: Record<string, string>): Promise<Response>;
   close(): Promise<void>;
@@ -22,24 +53,26 @@ export interface TestServer {
 
 /**
  * Starts the real Koa app on 127.0.0.1 and an ephemeral port, serving `DATA_DIR` (the embedded
- * catalog unless `env` names another), with logging and rate limits off unless `env` turns
- * them on.
+ * catalog unless `env` names another) with its accounts in `<dir>/accounts.json` (a fresh
+ * temporary folder unless given), configured by TEST_ENV and then `env`.
  */
-export async function startApp(env: Record<string, string> = {}): Promise<TestServer> {
-  const settings = readConfig({ DATA_DIR: join(ROOT, 'data'), LOG_LEVEL: 'silent', RATE_LIMIT: 'off', ...env, PORT: '0', HOST: '127.0.0.1' });
+export async function startApp(env: Record<string, string> = {}, dir?: string): Promise<TestServer> {
+  const file = join(dir ?? (await tempDir()), 'accounts.json');
+  const settings = readConfig({ DATA_DIR: join(ROOT, 'data'), ACCOUNTS_FILE: file, ...TEST_ENV, ...env, PORT: '0', HOST: '127.0.0.1' });
   if ('error' in settings) throw new Error(settings.error);
   const { config } = settings;
-  const loaded = await loadCatalog(config.DATA_DIR, { defaultLanguage: config.DEFAULT_LANGUAGE });
-  if (!loaded.ok) throw new Error(`catalog refused: ${loaded.problems[0]?.message}`);
-  const served = new ServedCatalog(loaded.catalog, config.RESPONSE_CACHE_MB * 2 ** 20);
+  const served = new ServedCatalog(await catalogAt(config.DATA_DIR, config.DEFAULT_LANGUAGE), config.RESPONSE_CACHE_MB * 2 ** 20);
   const log = createLogger(config.LOG_LEVEL);
+  const accounts = await openAccounts(config, log);
   const limits = config.RATE_LIMIT === 'on' ? createLimits(config, log) : undefined;
-  const server: Server = await serve(createApp({ served, config, log, ...(limits ? { limits } : {}) }), 0, '127.0.0.1');
+  const server: Server = await serve(createApp({ served, config, log, accounts, ...(limits ? { limits } : {}) }), 0, '127.0.0.1');
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   return {
     url,
     config,
     served,
+    file,
+    accounts,
     get: (path, headers = {}) => fetch(url + path, { headers }),
     close: async () => {
       await new Promise<void>((resolve) => {

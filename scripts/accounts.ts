@@ -1,0 +1,67 @@
+// npm run accounts -- create|list|delete: manages accounts in ACCOUNTS_FILE, also while the
+// server runs (both take the file's lock for each write).
+import { parseArgs } from 'node:util';
+import { read } from 'read';
+import { accountTable, deleteByUsername } from '../src/accounts/admin.ts';
+import { JsonFileAccountStore } from '../src/accounts/json-file-store.ts';
+import { scryptParams } from '../src/accounts/passwords.ts';
+import { createAccount } from '../src/accounts/service.ts';
+import { readConfig } from '../src/config/env.ts';
+
+const USAGE = `usage:
+  npm run accounts -- create --username NAME --email EMAIL [--role BASIC|DEV|MAINTAINER|ADMIN] [--first-name F] [--last-name L]
+  npm run accounts -- list
+  npm run accounts -- delete --username NAME
+create reads the password from ACCOUNT_PASSWORD, or prompts for it without echo.`;
+
+function fail(message: string): never {
+  console.error(message);
+  process.exit(1);
+}
+
+/** The password from ACCOUNT_PASSWORD, or typed twice at a prompt that does not echo. */
+async function password(fromEnv: string | undefined): Promise<string> {
+  if (fromEnv) return fromEnv;
+  if (!process.stdin.isTTY) fail('no terminal to prompt for the password: set ACCOUNT_PASSWORD');
+  const first = await read({ prompt: 'Password: ', silent: true, replace: '' });
+  const again = await read({ prompt: 'Password again: ', silent: true, replace: '' });
+  if (first !== again) fail('the two passwords differ');
+  return first;
+}
+
+const settings = readConfig();
+if ('error' in settings) fail(settings.error);
+const { config } = settings;
+
+let parsed;
+try {
+  parsed = parseArgs({
+    allowPositionals: true,
+    options: { username: { type: 'string' }, email: { type: 'string' }, role: { type: 'string' }, 'first-name': { type: 'string' }, 'last-name': { type: 'string' } },
+  });
+} catch (error) {
+  fail(`${(error as Error).message}\n${USAGE}`);
+}
+const { positionals, values } = parsed;
+const command = positionals[0];
+
+const store = await JsonFileAccountStore.open(config.ACCOUNTS_FILE, console.error).catch((error: Error) => fail(`cannot open the accounts: ${error.message}`));
+
+if (command === 'create' && positionals.length === 1 && values.username && values.email) {
+  const { username, email, role } = values;
+  const fields = { username, email, role, first_name: values['first-name'] ?? username, last_name: values['last-name'] ?? username };
+  try {
+    const account = await createAccount(store, { ...fields, password: await password(config.ACCOUNT_PASSWORD) }, scryptParams(config.SCRYPT_N));
+    console.log(`created ${account.role} account '${account.username}' (${account.uuid}) in ${config.ACCOUNTS_FILE}`);
+  } catch (error) {
+    fail(`cannot create the account: ${(error as Error).message}`);
+  }
+} else if (command === 'list' && positionals.length === 1) {
+  console.log(accountTable(await store.list()));
+} else if (command === 'delete' && positionals.length === 1 && values.username) {
+  const deleted = await deleteByUsername(store, values.username);
+  if (!deleted) fail(`no account named '${values.username}' in ${config.ACCOUNTS_FILE}`);
+  console.log(`deleted account '${deleted.username}' (${deleted.uuid}); its tokens stop working now`);
+} else {
+  fail(USAGE);
+}

@@ -1,0 +1,148 @@
+import { mkdir, stat } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import { Low } from 'lowdb';
+import { lock } from 'proper-lockfile';
+import type { Account } from './account.ts';
+import { accountsFileProblem, type AccountsData } from './accounts-file.ts';
+import type { AccountKey, AccountStore, TakenField } from './store.ts';
+import { StoreFileError, SyncedJsonFile } from './synced-json-file.ts';
+import { WriteQueue } from './write-queue.ts';
+
+/** The accounts as last read or written, indexed, with the file version they came from. */
+interface Snapshot {
+  accounts: readonly Account[];
+  byUuid: Map<string, Account>;
+  byUsername: Map<string, Account>;
+  byEmail: Map<string, Account>;
+  version: string;
+}
+
+function snapshot(accounts: readonly Account[], version: string): Snapshot {
+  return {
+    accounts,
+    byUuid: new Map(accounts.map((a) => [a.uuid, a])),
+    byUsername: new Map(accounts.map((a) => [a.username.toLowerCase(), a])),
+    byEmail: new Map(accounts.map((a) => [a.email.toLowerCase(), a])),
+    version,
+  };
+}
+
+/** Changes whenever the file is replaced (each write renames a new inode over it). */
+async function versionOf(file: string): Promise<string> {
+  try {
+    const { ino, size, mtimeMs, ctimeMs } = await stat(file);
+    return `${ino}:${size}:${mtimeMs}:${ctimeMs}`;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return 'missing';
+    throw new StoreFileError(file, `cannot be read (${(error as NodeJS.ErrnoException).code})`);
+  }
+}
+
+/**
+ * Accounts in one lowdb JSON file. Writes of this process go through one queue and each is
+ * answered after the file reached the disk. The server and `npm run accounts` may share the
+ * file: every write holds a lock file (`<file>.lock`) and starts from the file's current
+ * content, and reads reload when another process replaced the file.
+ *
+ * @example
+ * const store = await JsonFileAccountStore.open('var/accounts.json'); // StoreFileError if corrupt
+ * await store.find({ username: 'Ana' });
+ */
+export class JsonFileAccountStore implements AccountStore {
+  readonly #db: Low<AccountsData>;
+  readonly #queue = new WriteQueue();
+  #state = snapshot([], 'not read');
+
+  private constructor(
+    readonly file: string,
+    private readonly warn: (line: string) => void,
+  ) {
+    this.#db = new Low(new SyncedJsonFile<AccountsData>(file), { accounts: [] });
+  }
+
+  /** Opens `file`, creating it and its folder (mode 0700) if missing; refuses a file it cannot use. */
+  static async open(file: string, warn: (line: string) => void = () => {}): Promise<JsonFileAccountStore> {
+    await mkdir(dirname(file), { recursive: true, mode: 0o700 });
+    const store = new JsonFileAccountStore(file, warn);
+    // Reading needs no lock, so a restart after a crash is not held up by the crash's lock.
+    await store.#queue.run(() => store.#reload());
+    if (store.#state.version === 'missing') await store.#change((state) => ({ result: undefined, next: state.version === 'missing' ? [] : undefined }));
+    return store;
+  }
+
+  create(account: Account): Promise<{ created: Account } | { taken: TakenField[] }> {
+    return this.#change<{ created: Account } | { taken: TakenField[] }>((state) => {
+      const taken: TakenField[] = [];
+      if (state.byUsername.has(account.username.toLowerCase())) taken.push('username');
+      if (state.byEmail.has(account.email.toLowerCase())) taken.push('email');
+      return taken.length ? { result: { taken } } : { result: { created: account }, next: [...state.accounts, account] };
+    });
+  }
+
+  delete(uuid: string): Promise<boolean> {
+    return this.#change((state) => {
+      if (!state.byUuid.has(uuid)) return { result: false };
+      return { result: true, next: state.accounts.filter((a) => a.uuid !== uuid) };
+    });
+  }
+
+  async find(key: AccountKey): Promise<Account | undefined> {
+    const state = await this.#current();
+    if ('uuid' in key) return state.byUuid.get(key.uuid);
+    if ('username' in key) return state.byUsername.get(key.username.toLowerCase());
+    return state.byEmail.get(key.email.toLowerCase());
+  }
+
+  async list(): Promise<Account[]> {
+    return [...(await this.#current()).accounts];
+  }
+
+  /** The snapshot, reloaded first if another process replaced the file. */
+  async #current(): Promise<Snapshot> {
+    if ((await versionOf(this.file)) !== this.#state.version) await this.#queue.run(() => this.#reload());
+    return this.#state;
+  }
+
+  async #reload(): Promise<void> {
+    // The version is taken before reading: if the file is replaced in between, the next
+    // check sees a newer version and reads again, rather than trusting stale content.
+    const version = await versionOf(this.file);
+    if (version === this.#state.version) return;
+    if (version === 'missing') {
+      this.#state = snapshot([], version);
+      return;
+    }
+    await this.#db.read();
+    const problem = accountsFileProblem(this.#db.data);
+    if (problem) throw new StoreFileError(this.file, problem);
+    this.#state = snapshot(this.#db.data.accounts, version);
+  }
+
+  /**
+   * Runs `decide` on the file's current content, in the queue and under the lock file, and
+   * writes `next` when it returns one. Resolves after the write is on disk.
+   */
+  #change<T>(decide: (state: Snapshot) => { result: T; next?: Account[] }): Promise<T> {
+    return this.#queue.run(async () => {
+      const release = await lock(this.file, {
+        realpath: false,
+        // A lock left by a killed process is taken over once `stale` ms old; the retries wait that long.
+        stale: 5_000,
+        retries: { retries: 150, factor: 1, minTimeout: 50, maxTimeout: 50 },
+        onCompromised: (error) => this.warn(`lock on ${this.file} compromised: ${error.message}`),
+      });
+      try {
+        await this.#reload();
+        const { result, next } = decide(this.#state);
+        if (next) {
+          this.#db.data = { accounts: next };
+          await this.#db.write();
+          this.#state = snapshot(next, await versionOf(this.file));
+        }
+        return result;
+      } finally {
+        await release();
+      }
+    });
+  }
+}

@@ -1,0 +1,68 @@
+import { randomBytes } from 'node:crypto';
+import { open, readFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { StoreFileError } from './synced-json-file.ts';
+
+const MIN_BYTES = 32;
+
+/**
+ * The key that signs tokens and a boot-log line saying where it came from (never the key).
+ *
+ * @example
+ * const { key, origin }: JwtSecret = await jwtSecret(config.JWT_SECRET, config.ACCOUNTS_FILE);
+ */
+export interface JwtSecret {
+  key: Uint8Array;
+  origin: string;
+}
+
+async function readSecretFile(file: string): Promise<Uint8Array> {
+  const key = Buffer.from((await readFile(file, 'utf8')).trim(), 'base64url');
+  if (key.length < MIN_BYTES) {
+    throw new StoreFileError(file, `holds ${key.length} bytes of key, a JWT secret needs at least ${MIN_BYTES}; delete it to generate a new one (that ends every issued token)`);
+  }
+  return key;
+}
+
+/** Creates `file` with a fresh 256-bit key, unless it already exists (another process won the race). */
+async function createSecretFile(file: string): Promise<boolean> {
+  let handle;
+  try {
+    handle = await open(file, 'wx', 0o600);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'EEXIST') return false;
+    throw new StoreFileError(file, `cannot be created (${(error as NodeJS.ErrnoException).code})`);
+  }
+  try {
+    await handle.writeFile(`${randomBytes(32).toString('base64url')}\n`);
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+  return true;
+}
+
+/**
+ * The JWT signing key: `JWT_SECRET` when set (the config module already refused one under
+ * 32 bytes), otherwise the key kept in `jwt-secret` beside the accounts file, generated on
+ * first boot with mode 0600 so tokens survive restarts.
+ *
+ * @example
+ * const { key, origin } = await jwtSecret(undefined, 'var/accounts.json');
+ * log.info(origin); // 'JWT secret: generated a 256-bit key in var/jwt-secret (mode 0600)'
+ */
+export async function jwtSecret(configured: string | undefined, accountsFile: string): Promise<JwtSecret> {
+  if (configured) return { key: new TextEncoder().encode(configured), origin: 'JWT secret: from JWT_SECRET' };
+  const file = join(dirname(accountsFile), 'jwt-secret');
+  try {
+    return { key: await readSecretFile(file), origin: `JWT secret: read from ${file}` };
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') {
+      if (error instanceof StoreFileError) throw error;
+      throw new StoreFileError(file, `cannot be read (${(error as NodeJS.ErrnoException).code})`);
+    }
+  }
+  const created = await createSecretFile(file);
+  const origin = created ? `JWT secret: generated a 256-bit key in ${file} (mode 0600), kept for the next boots` : `JWT secret: read from ${file}`;
+  return { key: await readSecretFile(file), origin };
+}

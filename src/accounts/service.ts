@@ -1,0 +1,131 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import { HttpError } from '../http/errors.ts';
+import type { Account, Caller } from './account.ts';
+import { hashPassword, verifyPassword, type ScryptParams } from './passwords.ts';
+import { checkCredentialsBody, checkRegisterBody, type CredentialsBody, type RegisterBody } from './schemas.ts';
+import type { AccountStore, TakenField } from './store.ts';
+import { TokenRejected, type IssuedToken, type Tokens } from './tokens.ts';
+
+/** `register`'s answer. @example const { token, expires_at }: Registered = await accounts.register(body, undefined); */
+export type Registered = Pick<Account, 'username' | 'email' | 'role'> & IssuedToken;
+
+/** `authenticate`'s answer. @example const { token, created_at }: Authenticated = await accounts.authenticate(body); */
+export type Authenticated = Registered & Pick<Account, 'created_at' | 'updated_at'>;
+
+const INVALID_CREDENTIALS = () => new HttpError(401, 'Invalid credentials', { 'WWW-Authenticate': 'Bearer' });
+
+/** A 401 for a bearer token that does not identify a current account. */
+function invalidToken(message: string): HttpError {
+  return new HttpError(401, message, { 'WWW-Authenticate': 'Bearer error="invalid_token"' });
+}
+
+function checked<T>(result: { body: T } | { problems: string[] }): T {
+  if ('problems' in result) throw new HttpError(400, `Invalid request body: ${result.problems.join('; ')}`);
+  return result.body;
+}
+
+function takenMessage(taken: TakenField[], body: RegisterBody): string {
+  const named = taken.map((field) => `${field} '${body[field]}'`).join(' and ');
+  return `${named[0]!.toUpperCase()}${named.slice(1)} ${taken.length > 1 ? 'are' : 'is'} already registered`;
+}
+
+/**
+ * Creates an account from a registration body (validated here): the rules shared by
+ * `POST /api/v1/auth/register` and `npm run accounts -- create`. Throws HttpError 400/409.
+ *
+ * @example
+ * await createAccount(store, { first_name: 'Ana', last_name: 'Lima', username: 'ana',
+ *   email: 'ana@example.org', password: 'a long secret', role: 'ADMIN' }, scryptParams(2 ** 17));
+ */
+export async function createAccount(store: AccountStore, input: unknown, params: ScryptParams): Promise<Account> {
+  const body = checked(checkRegisterBody(input));
+  // Checked before hashing so a duplicate costs no scrypt run; the store checks again atomically.
+  const taken = [(await store.find({ username: body.username })) && 'username', (await store.find({ email: body.email })) && 'email'].filter(Boolean) as TakenField[];
+  if (taken.length) throw new HttpError(409, takenMessage(taken, body));
+  const now = new Date().toISOString();
+  const account: Account = {
+    uuid: randomUUID(),
+    username: body.username,
+    email: body.email,
+    first_name: body.first_name,
+    last_name: body.last_name,
+    role: body.role ?? 'BASIC',
+    password_hash: await hashPassword(body.password, params),
+    created_at: now,
+    updated_at: now,
+  };
+  const result = await store.create(account);
+  if ('taken' in result) throw new HttpError(409, takenMessage(result.taken, body));
+  return result.created;
+}
+
+/**
+ * Registration, sign-in, deletion and token checks over an AccountStore. Every failure is an
+ * HttpError in the service's one error shape.
+ *
+ * @example
+ * const accounts = await AccountService.create(store, new Tokens(key, 3600), scryptParams(2 ** 17));
+ * await accounts.authenticate({ username: 'ana', password: 'a long secret' });
+ */
+export class AccountService {
+  private constructor(
+    readonly store: AccountStore,
+    private readonly tokens: Tokens,
+    private readonly params: ScryptParams,
+    private readonly dummyHash: string,
+  ) {}
+
+  /** Prepares the dummy hash that unknown usernames are checked against. */
+  static async create(store: AccountStore, tokens: Tokens, params: ScryptParams): Promise<AccountService> {
+    return new AccountService(store, tokens, params, await hashPassword(randomBytes(16).toString('hex'), params));
+  }
+
+  /** A BASIC account for anyone; another role only for an ADMIN `caller`. */
+  async register(input: unknown, caller: Caller | undefined): Promise<Registered> {
+    const role = checked(checkRegisterBody(input)).role ?? 'BASIC';
+    if (role !== 'BASIC' && !caller) throw new HttpError(401, `Registering a ${role} account needs an ADMIN's bearer token`, { 'WWW-Authenticate': 'Bearer' });
+    if (role !== 'BASIC' && caller?.role !== 'ADMIN') throw new HttpError(403, `Registering a ${role} account needs an ADMIN's bearer token; this token is a ${caller?.role}'s`);
+    const account = await createAccount(this.store, input, this.params);
+    return { username: account.username, email: account.email, role: account.role, ...(await this.tokens.issue(account)) };
+  }
+
+  /** A fresh token for the account the credentials name. */
+  async authenticate(input: unknown): Promise<Authenticated> {
+    const account = await this.#checkCredentials(checked(checkCredentialsBody(input)));
+    const { username, email, role, created_at, updated_at } = account;
+    return { username, email, role, ...(await this.tokens.issue(account)), created_at, updated_at };
+  }
+
+  /** Deletes the account the credentials name; resolves once it is gone from the store. */
+  async remove(input: unknown): Promise<void> {
+    const account = await this.#checkCredentials(checked(checkCredentialsBody(input)));
+    // A concurrent delete of the same account may have won; the account is gone either way.
+    await this.store.delete(account.uuid);
+  }
+
+  /** The caller a bearer token identifies, with the role stored now; 401 invalid_token otherwise. */
+  async identify(token: string): Promise<Caller> {
+    let uuid: string;
+    try {
+      uuid = await this.tokens.verify(token);
+    } catch (error) {
+      if (error instanceof TokenRejected) throw invalidToken(error.message);
+      throw error;
+    }
+    const account = await this.store.find({ uuid });
+    if (!account) throw invalidToken("Bearer token's account no longer exists");
+    return { uuid: account.uuid, username: account.username, role: account.role };
+  }
+
+  /**
+   * The account, or the same 401 for every kind of mismatch. An unknown username still costs
+   * one scrypt run (against a dummy hash), so timing does not tell which usernames exist.
+   */
+  async #checkCredentials({ username, email, password }: CredentialsBody): Promise<Account> {
+    const account = await this.store.find({ username });
+    const matches = await verifyPassword(password, account?.password_hash ?? this.dummyHash);
+    const emailMatches = email === undefined || email.toLowerCase() === account?.email.toLowerCase();
+    if (!account || !matches || !emailMatches) throw INVALID_CREDENTIALS();
+    return account;
+  }
+}

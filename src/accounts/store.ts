@@ -1,0 +1,31 @@
+import type { Account } from './account.ts';
+
+/**
+ * How an account is looked up; usernames and emails match case-insensitively.
+ *
+ * @example
+ * await store.find({ email: 'Ana@Example.org' });
+ */
+export type AccountKey = { uuid: string } | { username: string } | { email: string };
+
+/** Which unique fields of a new account are already in use. @example const taken: TakenField[] = ['email']; */
+export type TakenField = 'username' | 'email';
+
+/**
+ * Where accounts live. Every method resolves only after the change is durable, so a caller
+ * may answer its client as soon as it resolves. Implementations: `JsonFileAccountStore`
+ * (one JSON file); a shared backend for several servers can implement the same four methods.
+ *
+ * @example
+ * const result = await store.create(account);
+ * if ('taken' in result) throw new HttpError(409, `${result.taken.join(' and ')} already registered`);
+ */
+export interface AccountStore {
+  /** Adds `account` unless its username or email is taken (checked atomically with the insert). */
+  create(account: Account): Promise<{ created: Account } | { taken: TakenField[] }>;
+  find(key: AccountKey): Promise<Account | undefined>;
+  /** Removes the account; false when it did not exist. */
+  delete(uuid: string): Promise<boolean>;
+  /** Every account, oldest first. */
+  list(): Promise<Account[]>;
+}

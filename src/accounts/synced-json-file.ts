@@ -1,0 +1,57 @@
+import { open, readFile } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import type { Adapter } from 'lowdb';
+import writeFileAtomic from 'write-file-atomic';
+import { parseJson } from '../catalog/read-json.ts';
+
+/**
+ * A file that cannot be used as it is: unreadable, not JSON, or not the expected shape. The
+ * message names the file; nothing that throws this has written to the file.
+ *
+ * @example
+ * throw new StoreFileError('var/accounts.json', 'line 1, column 2: expected a value');
+ */
+export class StoreFileError extends Error {
+  constructor(file: string, problem: string) {
+    super(`${file}: ${problem}`);
+  }
+}
+
+/**
+ * A lowdb adapter for one JSON file, written the way a store must be: to a temporary file
+ * created with mode 0600, flushed with fsync, renamed over the old file, and the folder
+ * flushed so the rename itself survives a power cut. lowdb's own JSONFile (steno) renames
+ * too, but neither sets the mode nor syncs, so a new file would be world-readable.
+ *
+ * @example
+ * const db = new Low(new SyncedJsonFile<Data>('var/accounts.json'), { accounts: [] });
+ * await db.read(); // throws StoreFileError on a corrupt file
+ */
+export class SyncedJsonFile<T> implements Adapter<T> {
+  constructor(readonly file: string) {}
+
+  /** The parsed content, or null when the file does not exist. */
+  async read(): Promise<T | null> {
+    let text: string;
+    try {
+      text = await readFile(this.file, 'utf8');
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code === 'ENOENT') return null;
+      throw new StoreFileError(this.file, `cannot be read (${code ?? (error as Error).message})`);
+    }
+    const parsed = parseJson(text);
+    if ('error' in parsed) throw new StoreFileError(this.file, `line ${parsed.error.line}, column ${parsed.error.column}: ${parsed.error.message}`);
+    return parsed.value as T;
+  }
+
+  async write(data: T): Promise<void> {
+    await writeFileAtomic(this.file, `${JSON.stringify(data, null, 2)}\n`, { mode: 0o600, fsync: true });
+    const folder = await open(dirname(this.file), 'r');
+    try {
+      await folder.sync();
+    } finally {
+      await folder.close();
+    }
+  }
+}

@@ -1,0 +1,78 @@
+import { randomUUID } from 'node:crypto';
+import { errors, jwtVerify, SignJWT } from 'jose';
+import type { Account } from './account.ts';
+
+/** `iss` of every token. @example jwtVerify(token, key, { issuer: TOKEN_ISSUER }); */
+export const TOKEN_ISSUER = 'series-catalog-api';
+/** `aud` of every token: this service issues them for itself. @example jwtVerify(token, key, { audience: TOKEN_AUDIENCE }); */
+export const TOKEN_AUDIENCE = 'series-catalog-api';
+
+/**
+ * A token as handed to a client.
+ *
+ * @example
+ * const issued: IssuedToken = { token: 'eyJ...', token_type: 'Bearer', expires_at: '2025-01-01T11:00:00.000Z' };
+ */
+export interface IssuedToken {
+  token: string;
+  token_type: 'Bearer';
+  expires_at: string;
+}
+
+/**
+ * Why a token was refused, for the 401's message.
+ *
+ * @example
+ * throw new TokenRejected('expired'); // message: 'Bearer token has expired'
+ */
+export class TokenRejected extends Error {
+  constructor(readonly reason: 'expired' | 'invalid') {
+    super(reason === 'expired' ? 'Bearer token has expired' : 'Bearer token is invalid');
+  }
+}
+
+/**
+ * Issues and checks HS256 JWTs. Verification pins the algorithm (so `alg: none` and
+ * asymmetric tricks fail) and checks signature, `iss`, `aud` and `exp`.
+ *
+ * @example
+ * const tokens = new Tokens(key, 3600);
+ * const { token } = await tokens.issue(account);
+ * await tokens.verify(token); // the account's uuid
+ */
+export class Tokens {
+  constructor(
+    private readonly key: Uint8Array,
+    private readonly ttlSeconds: number,
+  ) {}
+
+  async issue(account: Account): Promise<IssuedToken> {
+    const issuedAt = Math.floor(Date.now() / 1000);
+    const expiresAt = issuedAt + this.ttlSeconds;
+    const token = await new SignJWT({ username: account.username, role: account.role })
+      .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+      .setSubject(account.uuid)
+      .setIssuer(TOKEN_ISSUER)
+      .setAudience(TOKEN_AUDIENCE)
+      .setIssuedAt(issuedAt)
+      .setExpirationTime(expiresAt)
+      .setJti(randomUUID())
+      .sign(this.key);
+    return { token, token_type: 'Bearer', expires_at: new Date(expiresAt * 1000).toISOString() };
+  }
+
+  /** The `sub` (account uuid) of a valid token; throws TokenRejected otherwise. */
+  async verify(token: string): Promise<string> {
+    try {
+      const { payload } = await jwtVerify(token, this.key, {
+        algorithms: ['HS256'],
+        issuer: TOKEN_ISSUER,
+        audience: TOKEN_AUDIENCE,
+        requiredClaims: ['sub', 'exp', 'iat', 'jti'],
+      });
+      return payload.sub!;
+    } catch (error) {
+      throw new TokenRejected(error instanceof errors.JWTExpired ? 'expired' : 'invalid');
+    }
+  }
+}

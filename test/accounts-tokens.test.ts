@@ -1,0 +1,107 @@
+import { readFile, writeFile } from 'node:fs/promises';
+import { SignJWT } from 'jose';
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { TOKEN_AUDIENCE, TOKEN_ISSUER } from '../src/accounts/tokens.ts';
+import { get, newUser, post, readAnswer, registered, type Answer, type RunningApp } from './helpers/accounts-app.ts';
+import { startApp } from './helpers/http.ts';
+import { tokenWithRole } from './helpers/admin.ts';
+
+const SECRET = 'a test secret of at least thirty-two bytes';
+
+const test = suite<{ app: RunningApp }>('bearer tokens', {} as { app: RunningApp });
+test.before(async (context) => {
+  context.app = await startApp({ JWT_SECRET: SECRET });
+});
+test.after(async ({ app }) => app.close());
+
+function assertInvalidToken(answer: Answer, message: RegExp): void {
+  assert.is(answer.status, 401, JSON.stringify(answer.body));
+  assert.is(answer.headers.get('www-authenticate'), 'Bearer error="invalid_token"');
+  assert.is(answer.body.code, 401);
+  assert.match(String(answer.body.message), message);
+}
+
+const part = (value: object) => Buffer.from(JSON.stringify(value)).toString('base64url');
+const claimsOf = (token: string) => JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString()) as Record<string, unknown>;
+
+/** A token with the claims of `token` (changed by `changes`), signed with `key`. */
+function resign(token: string, key: string, changes: Record<string, unknown> = {}): Promise<string> {
+  const { iat, exp, ...claims } = { ...claimsOf(token), ...changes } as Record<string, unknown> & { iat: number; exp: number };
+  return new SignJWT(claims).setProtectedHeader({ alg: 'HS256' }).setIssuedAt(iat).setExpirationTime(exp).sign(new TextEncoder().encode(key));
+}
+
+test('a valid token identifies the caller on any route; no token is anonymous', async ({ app }) => {
+  const token = await registered(app.url, 'tina');
+  assert.is((await get(app.url, '/api/v1/actors', token)).status, 200);
+  assert.is((await get(app.url, '/api/v1/actors')).status, 200);
+  const claims = claimsOf(token);
+  assert.equal(Object.keys(claims).sort(), ['aud', 'exp', 'iat', 'iss', 'jti', 'role', 'sub', 'username']);
+  assert.equal([claims.iss, claims.aud, claims.username, claims.role, claims.exp], [TOKEN_ISSUER, TOKEN_AUDIENCE, 'user_tina', 'BASIC', Number(claims.iat) + 3600]);
+});
+
+test('a broken token is a 401 invalid_token even on a GET of public data', async ({ app }) => {
+  assertInvalidToken(await get(app.url, '/api/v1/actors', 'not-a-jwt'), /^Bearer token is invalid$/);
+  const basic = await fetch(`${app.url}/api/v1/actors`, { headers: { Authorization: 'Basic dXNlcjpwYXNz' } });
+  assertInvalidToken(await readAnswer(basic), /^Authorization header must be 'Bearer <token>'$/);
+});
+
+test('a tampered token is refused: changed claims without a new signature', async ({ app }) => {
+  const token = await registered(app.url, 'tom');
+  const [header, , signature] = token.split('.');
+  const promoted = `${header}.${part({ ...claimsOf(token), role: 'ADMIN' })}.${signature}`;
+  assertInvalidToken(await get(app.url, '/api/ping', promoted), /^Bearer token is invalid$/);
+  const flipped = `${token.slice(0, -2)}${token.endsWith('AA') ? 'BB' : 'AA'}`;
+  assertInvalidToken(await get(app.url, '/api/ping', flipped), /^Bearer token is invalid$/);
+  assertInvalidToken(await post(app.url, '/api/v1/auth/register', newUser('tom2', { role: 'DEV' }), { Authorization: `Bearer ${promoted}` }), /invalid/);
+});
+
+test('alg none, another secret, another issuer or audience: all refused', async ({ app }) => {
+  const token = await registered(app.url, 'uma');
+  const unsigned = `${part({ alg: 'none', typ: 'JWT' })}.${part(claimsOf(token))}.`;
+  assertInvalidToken(await get(app.url, '/api/ping', unsigned), /^Bearer token is invalid$/);
+  const forged = await resign(token, 'another secret of at least thirty-two bytes', { role: 'ADMIN' });
+  assertInvalidToken(await get(app.url, '/api/ping', forged), /^Bearer token is invalid$/);
+  // Signed with the right key, so only the iss/aud checks can refuse these.
+  assert.is((await get(app.url, '/api/ping', await resign(token, SECRET))).status, 200);
+  assertInvalidToken(await get(app.url, '/api/ping', await resign(token, SECRET, { iss: 'someone-else' })), /^Bearer token is invalid$/);
+  assertInvalidToken(await get(app.url, '/api/ping', await resign(token, SECRET, { aud: 'another-api' })), /^Bearer token is invalid$/);
+});
+
+test('an expired token is refused, even with a valid signature', async ({ app }) => {
+  const token = await registered(app.url, 'vic');
+  const past = Math.floor(Date.now() / 1000) - 60;
+  assertInvalidToken(await get(app.url, '/api/ping', await resign(token, SECRET, { iat: past - 3600, exp: past })), /^Bearer token has expired$/);
+});
+
+test('the role that counts is the stored one, not the one in the token', async ({ app }) => {
+  const admin = await tokenWithRole(app, 'ADMIN', 'wes');
+  assert.is((await post(app.url, '/api/v1/auth/register', newUser('wes_dev', { role: 'DEV' }), { Authorization: `Bearer ${admin}` })).status, 201);
+  // The operator demotes the account by editing the file; the running server notices the change.
+  const data = JSON.parse(await readFile(app.file, 'utf8')) as { accounts: { username: string; role: string }[] };
+  data.accounts.find((a) => a.username === 'user_wes')!.role = 'BASIC';
+  await writeFile(app.file, JSON.stringify(data));
+  const demoted = await post(app.url, '/api/v1/auth/register', newUser('wes_dev2', { role: 'DEV' }), { Authorization: `Bearer ${admin}` });
+  assert.is(demoted.status, 403, JSON.stringify(demoted.body));
+  assert.match(String(demoted.body.message), /this token is a BASIC's$/);
+});
+
+test.run();
+
+const short = suite('a short TOKEN_TTL');
+
+short('a token stops working once its TTL has passed', async () => {
+  const app = await startApp({ TOKEN_TTL: '1' });
+  try {
+    const token = await registered(app.url, 'xia');
+    assert.is(claimsOf(token).exp, Number(claimsOf(token).iat) + 1);
+    await new Promise((resolve) => setTimeout(resolve, 2100));
+    assertInvalidToken(await get(app.url, '/api/ping', token), /^Bearer token has expired$/);
+    const fresh = await post(app.url, '/api/v1/auth/authenticate', { username: 'user_xia', password: 'password of xia' });
+    assert.is(fresh.status, 200);
+  } finally {
+    await app.close();
+  }
+});
+
+short.run();

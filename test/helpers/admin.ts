@@ -1,0 +1,14 @@
+import { scryptParams } from '../../src/accounts/passwords.ts';
+import { createAccount } from '../../src/accounts/service.ts';
+import { newUser, post, type RunningApp } from './accounts-app.ts';
+
+/**
+ * An account of `role` created the way `npm run accounts -- create` does (straight into the
+ * store), signed in over HTTP; returns its token.
+ */
+export async function tokenWithRole(app: RunningApp, role: string, n: string): Promise<string> {
+  await createAccount(app.accounts.store, newUser(n, { role }), scryptParams(1024));
+  const { status, body } = await post(app.url, '/api/v1/auth/authenticate', { username: `user_${n}`, password: `password of ${n}` });
+  if (status !== 200) throw new Error(`signing in ${n}: ${status} ${JSON.stringify(body)}`);
+  return String(body.token);
+}
