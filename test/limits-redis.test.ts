@@ -1,6 +1,8 @@
+import { dirname } from 'node:path';
 import { Redis } from 'ioredis';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
+import { post, registered } from './helpers/accounts-app.ts';
 import { startApp, type TestServer } from './helpers/http.ts';
 import { freePort } from '../src/bench/ports.ts';
 import { RedisServer } from './helpers/redis.ts';
@@ -19,6 +21,13 @@ async function eventually(check: () => Promise<boolean>, what: string): Promise<
   throw new Error(`never happened: ${what}`);
 }
 
+/** Empties Redis, so that each test starts with fresh budgets. */
+async function flush(): Promise<void> {
+  const client = new Redis(redis.url);
+  await client.flushall();
+  client.disconnect();
+}
+
 const connected = (server: TestServer) => async () => (await server.get('/api/ping')).headers.get('x-rate-limit-limit') !== null;
 
 test('two instances on one Redis share one budget per client', async () => {
@@ -28,9 +37,7 @@ test('two instances on one Redis share one budget per client', async () => {
   try {
     await eventually(connected(a), 'instance a reaches Redis');
     await eventually(connected(b), 'instance b reaches Redis');
-    const client = new Redis(redis.url);
-    await client.flushall();
-    client.disconnect();
+    await flush();
     const statuses: number[] = [];
     const remaining: (string | null)[] = [];
     for (let i = 0; i < 8; i++) {
@@ -40,6 +47,26 @@ test('two instances on one Redis share one budget per client', async () => {
     }
     assert.equal(statuses, [200, 200, 200, 200, 200, 200, 429, 429]);
     assert.equal(remaining, ['5', '4', '3', '2', '1', '0', '0', '0']);
+  } finally {
+    await a.close();
+    await b.close();
+  }
+});
+
+test('failed sign-ins are counted in Redis: failures on one instance block the username on the other', async () => {
+  const env = { ...shared, RATE_LIMIT_REDIS_TIMEOUT_MS: '2000', AUTH_RATE_LIMIT: '100', LOGIN_FAILURE_LIMIT: '2' };
+  const a = await startApp(env);
+  const b = await startApp(env, dirname(a.file));
+  try {
+    await eventually(connected(a), 'instance a reaches Redis');
+    await eventually(connected(b), 'instance b reaches Redis');
+    await flush();
+    await registered(a.url, 'shared');
+    const attempt = (url: string, password: string) => post(url, '/api/v1/auth/authenticate', { username: 'user_shared', password });
+    assert.is((await attempt(a.url, 'wrong one')).status, 401);
+    assert.is((await attempt(b.url, 'wrong two')).status, 401);
+    assert.is((await attempt(a.url, 'password of shared')).status, 429);
+    assert.is((await attempt(b.url, 'password of shared')).status, 429);
   } finally {
     await a.close();
     await b.close();
