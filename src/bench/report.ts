@@ -1,3 +1,4 @@
+import type { ScaleRow } from './scale.ts';
 import type { ThroughputRow } from './throughput.ts';
 
 const int = (n: number) => Math.round(n).toLocaleString('en-US');
@@ -34,4 +35,31 @@ export function throughputTable(rows: ThroughputRow[]): string {
     ];
   });
   return table(['scenario', 'ours req/s (p50 / p99 ms)', 'node:http baseline', 'json-server', 'ours ÷ baseline', 'ours ÷ json-server'], body);
+}
+
+/**
+ * The table of `npm run bench:scale`, with the targets of the 100k row beside its figures and
+ * the 1M filtered p99 compared with the 100k one.
+ *
+ * @example
+ * console.log(scaleTable(rows));
+ */
+export function scaleTable(rows: ScaleRow[]): string {
+  const at100k = rows.find((r) => r.records === 100_000);
+  const body = rows.map((row) => {
+    const is100k = row === at100k;
+    const mark = (ok: boolean) => (ok ? ' ✓' : ' ✗');
+    const boot = `${(row.bootMs / 1000).toFixed(2)} s${is100k ? `${mark(row.bootMs < 3000)} (< 3 s)` : ''}`;
+    const rss = `${Math.round(row.rssBytes / 2 ** 20)} MB${is100k ? `${mark(row.rssBytes < 600 * 2 ** 20)} (< 600 MB)` : ''}`;
+    let filtered = `${ms(row.filtered.p99)} ms (${int(row.filtered.rps)} req/s)`;
+    if (is100k) filtered += `${mark(row.filtered.p99 < 10)} (< 10 ms)`;
+    if (row.records === 1_000_000 && at100k) {
+      const ratio = row.filtered.p99 / Math.max(at100k.filtered.p99, 1);
+      filtered += ` ${ratio.toFixed(1)}× 100k${mark(ratio <= 3)} (≤ 3×)`;
+    }
+    const deep = `${ms(row.deepPage.p99)} ms (${int(row.deepPage.rps)} req/s, page ${row.deepPageNumber})`;
+    const wrong = row.filtered.wrong + row.deepPage.wrong;
+    return [int(row.records), boot, rss, filtered, deep + (wrong ? ` ⚠ ${wrong} wrong` : '')];
+  });
+  return table(['records', 'boot (until it answers)', 'RSS after boot', 'filtered query p99', 'deep sorted page p99'], body);
 }

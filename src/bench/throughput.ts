@@ -67,9 +67,9 @@ export async function measureThroughput(options: ThroughputOptions): Promise<Thr
     const answers = [];
     for (const scenario of scenarios) {
       if ('if-none-match' in scenario.ours.headers) {
-        scenario.ours.headers['if-none-match'] = (await record(ours.url, scenario.ours.path, {})).headers.etag ?? '';
+        scenario.ours.headers['if-none-match'] = (await record(origin(ours), scenario.ours.path, {})).headers.etag ?? '';
       }
-      const answer = await record(ours.url, scenario.ours.path, scenario.ours.headers);
+      const answer = await record(origin(ours), scenario.ours.path, scenario.ours.headers);
       if (answer.status !== scenario.status) throw new Error(`${scenario.name}: ours answered ${answer.status}, expected ${scenario.status}`);
       answers.push(answer);
     }
@@ -90,6 +90,14 @@ export async function measureThroughput(options: ThroughputOptions): Promise<Thr
       if (theirs && 'if-none-match' in theirs.headers) theirs.headers['if-none-match'] = (await record(origin(jsonServer), theirs.path, {})).headers.etag ?? '';
     }
 
+    // One second of each request on each server first, so that no round measures a cold JIT.
+    for (const scenario of scenarios) {
+      progress(`warming up · ${scenario.name}`);
+      const warm = { seconds: 1, connections: options.connections };
+      await drive(origin(ours) + scenario.ours.path, scenario.ours.headers, scenario.status, warm);
+      await drive(origin(baseline) + scenario.ours.path, scenario.ours.headers, scenario.status, warm);
+      if (scenario.jsonServer) await drive(origin(jsonServer) + scenario.jsonServer.path, scenario.jsonServer.headers, scenario.status, warm);
+    }
     const measures = scenarios.map(() => ({ ours: [] as Measure[], baseline: [] as Measure[], 'json-server': [] as Measure[] }));
     for (let round = 1; round <= options.rounds; round++) {
       for (const [i, scenario] of scenarios.entries()) {

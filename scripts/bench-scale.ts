@@ -1,0 +1,31 @@
+// npm run bench:scale [-- --quick] [--sizes 10000,100000,1000000] [--seconds S] [--connections C]
+// Boot time, memory and latency under load on generated catalogs of growing size.
+import { parseArgs } from 'node:util';
+import { describeMachine, replaceSection } from '../src/bench/document.ts';
+import { scaleTable } from '../src/bench/report.ts';
+import { measureScale } from '../src/bench/scale.ts';
+
+const { values } = parseArgs({
+  options: {
+    quick: { type: 'boolean', default: false },
+    sizes: { type: 'string' },
+    seconds: { type: 'string' },
+    connections: { type: 'string', default: '50' },
+  },
+});
+const quick = values.quick!;
+const sizes = (values.sizes ?? (quick ? '2000' : '10000,100000,1000000')).split(',').map(Number);
+const seconds = Number(values.seconds ?? (quick ? 1 : 5));
+const connections = Number(values.connections);
+if (![...sizes, seconds, connections].every((n) => Number.isInteger(n) && n > 0)) {
+  console.error('--sizes (comma-separated), --seconds and --connections must be positive integers');
+  process.exit(1);
+}
+const rows = await measureScale({ sizes, seconds, connections, workDir: 'var/bench', progress: (line) => console.error(`… ${line}`) });
+const settings = `${connections} connections, ${seconds} s per query, response cache off (every request runs its query).`;
+const text = `${scaleTable(rows)}\n\n${settings}`;
+console.log(text);
+if (!quick) {
+  const file = await replaceSection('scale', `## Scale (npm run bench:scale)\n\n${await describeMachine()}\n\n${text}\n`);
+  console.error(`wrote ${file}`);
+}
