@@ -4,7 +4,7 @@ import { checkData } from './catalog/check.ts';
 import { summarize } from './catalog/summary.ts';
 import { readConfig } from './config/env.ts';
 import { createLogger } from './config/logger.ts';
-import { createApp } from './http/app.ts';
+import { createServer } from './http/app.ts';
 import { createLimits } from './limits/limits.ts';
 import { ServedCatalog } from './http/state.ts';
 import { serve, stopOnSignals } from './http/serve.ts';
@@ -33,7 +33,7 @@ const accounts = await openAccounts(config, log).catch((error: Error) => {
 const served = new ServedCatalog(result.catalog, config.RESPONSE_CACHE_MB * 2 ** 20);
 const limits = config.RATE_LIMIT === 'on' ? createLimits(config, log) : undefined;
 if (limits) log.info(`rate limits: ${limits.driver === 'redis' ? 'shared through Redis' : 'in memory'}`);
-const server = await serve(createApp({ served, config, log, accounts, ...(limits ? { limits } : {}) }), config.PORT, config.HOST).catch((error: NodeJS.ErrnoException) => {
+const server = await serve(createServer({ served, config, log, accounts, ...(limits ? { limits } : {}) }), config.PORT, config.HOST).catch((error: NodeJS.ErrnoException) => {
   console.error(`cannot listen on ${config.HOST}:${config.PORT}: ${error.code ?? error.message}`);
   process.exit(1);
 });

@@ -16,7 +16,7 @@ const RECOMMENDED_N = 2 ** 17;
  *
  * @example
  * const accounts = await openAccounts(config, log);
- * createApp({ served, config, log, accounts });
+ * createServer({ served, config, log, accounts });
  */
 export async function openAccounts(config: Config, log: Logger): Promise<AccountService> {
   const store = await JsonFileAccountStore.open(config.ACCOUNTS_FILE, log.warn);

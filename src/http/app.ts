@@ -1,3 +1,4 @@
+import { createServer as createNodeServer, type Server } from 'node:http';
 import cors from '@koa/cors';
 import { Router } from '@koa/router';
 import Koa from 'koa';
@@ -7,6 +8,7 @@ import type { Logger } from '../config/logger.ts';
 import { FAMILY_NAMES } from '../catalog/families.ts';
 import { accessLog } from './access-log.ts';
 import { errorHandler } from './errors.ts';
+import { FastPath } from './fast-path.ts';
 import { EXPOSED_HEADERS } from './headers.ts';
 import type { RouteDeps } from './routes/context.ts';
 import { metaRoutes, overviewRoutes } from './routes/meta.ts';
@@ -54,10 +56,11 @@ export function catalogRouter(deps: RouteDeps): Router {
  * const app = createApp({ served: new ServedCatalog(catalog, 0), config, log, accounts });
  * app.listen(3000);
  */
-export function createApp({ served, config, log, accounts, limits }: AppOptions): Koa {
+export function createApp({ served, config, log, accounts, limits }: AppOptions, fast?: FastPath): Koa {
   const app = new Koa({ proxy: config.TRUST_PROXY });
   const router = catalogRouter({ served, config });
   accountRoutes(router, accounts, limits?.loginGuard());
+  if (fast) app.use(fast.remember());
   if (config.LOG_LEVEL === 'info') app.use(accessLog(log));
   app.use(cors({ origin: '*', allowHeaders: ['Authorization', 'Content-Type'], exposeHeaders: EXPOSED_HEADERS, maxAge: 86400 }));
   app.use(compress({ threshold: 1024 }));
@@ -69,4 +72,17 @@ export function createApp({ served, config, log, accounts, limits }: AppOptions)
   app.use(router.routes());
   app.use(router.allowedMethods());
   return app;
+}
+
+/**
+ * The HTTP server of the app. Without rate limits, repeated reads are answered by the fast
+ * path (see fast-path.ts) and everything else by Koa.
+ *
+ * @example
+ * const server = await serve(createServer({ served, config, log, accounts }), 3000, '0.0.0.0');
+ */
+export function createServer(options: AppOptions): Server {
+  const fast = options.limits ? undefined : new FastPath(options.served, options.log, options.config.LOG_LEVEL === 'info');
+  const app = createApp(options, fast);
+  return createNodeServer(fast ? fast.listener(app.callback()) : app.callback());
 }

@@ -14,11 +14,28 @@ export class CachedResponse {
   private encoded = new Map<string, Buffer>();
 
   constructor(
+    readonly key: string,
     readonly body: Buffer,
     readonly headers: Readonly<Record<string, string>>,
     /** Names the bytes without reading them: they depend only on the cache key and data version. */
     readonly etag: string,
+    private readonly grown: (entry: CachedResponse) => void = () => {},
   ) {}
+
+  /** Whether clients may get it compressed (and caches must vary on Accept-Encoding). */
+  get compressible(): boolean {
+    return this.body.length >= COMPRESS_FROM;
+  }
+
+  /** The encoding to send: the client's preference among br, gzip and identity. */
+  encodingFor(accepted: (...encodings: string[]) => string | false): string {
+    return this.compressible ? accepted('br', 'gzip', 'identity') || 'identity' : 'identity';
+  }
+
+  /** The strong ETag of the variant in `encoding`. */
+  etagFor(encoding: string): string {
+    return encoding === 'identity' ? `"${this.etag}"` : `"${this.etag}-${encoding}"`;
+  }
 
   /** The body in `encoding` (`br`, `gzip` or `identity`), compressing once. */
   bytes(encoding: string): Buffer {
@@ -27,6 +44,7 @@ export class CachedResponse {
     if (!bytes) {
       bytes = encoding === 'br' ? brotliCompressSync(this.body, { params: { [constants.BROTLI_PARAM_QUALITY]: 9 } }) : gzipSync(this.body);
       this.encoded.set(encoding, bytes);
+      this.grown(this);
     }
     return bytes;
   }
@@ -41,7 +59,8 @@ export class CachedResponse {
 
 /**
  * Serialized responses of one catalog version, keyed by what the bytes depend on (route,
- * query, language). Bounded by bytes: least recently used entries go first.
+ * query, language). Bounded by bytes, compressed variants included: least recently used
+ * entries go first.
  */
 export class ResponseCache {
   private readonly entries?: LRUCache<string, CachedResponse>;
@@ -59,11 +78,22 @@ export class ResponseCache {
     if (!entry) {
       const { json, headers = {} } = build();
       const etag = createHash('sha1').update(this.version).update('\0').update(key).digest('base64url').slice(0, 22);
-      entry = new CachedResponse(Buffer.from(json), headers, etag);
+      // A new compressed variant makes the entry bigger: set it again so the budget sees it.
+      entry = new CachedResponse(key, Buffer.from(json), headers, etag, (grown) => this.entries?.set(grown.key, grown));
       this.entries?.set(key, entry);
     }
     return entry;
   }
+
+  /** The cached answer for `key` if it is still held; never builds. */
+  peek(key: string): CachedResponse | undefined {
+    return this.entries?.get(key);
+  }
+}
+
+/** What `send` leaves on `ctx.state` for the fast path to remember. */
+export interface SentState {
+  sent?: CachedResponse;
 }
 
 /**
@@ -73,15 +103,13 @@ export class ResponseCache {
  */
 export function send(ctx: Context, entry: CachedResponse, cacheControl: string): void {
   ctx.set(entry.headers);
-  let encoding = 'identity';
-  if (entry.body.length >= COMPRESS_FROM) {
-    ctx.vary('Accept-Encoding');
-    encoding = (ctx.acceptsEncodings('br', 'gzip', 'identity') || 'identity') as string;
-  }
+  if (entry.compressible) ctx.vary('Accept-Encoding');
+  const encoding = entry.encodingFor((...encodings) => ctx.acceptsEncodings(...encodings));
   ctx.set('Cache-Control', cacheControl);
   ctx.status = 200;
   if (cacheControl !== 'no-store') {
-    ctx.set('ETag', encoding === 'identity' ? `"${entry.etag}"` : `"${entry.etag}-${encoding}"`);
+    (ctx.state as SentState).sent = entry;
+    ctx.set('ETag', entry.etagFor(encoding));
     if (ctx.fresh) {
       ctx.status = 304;
       return;

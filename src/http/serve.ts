@@ -1,6 +1,5 @@
 import { maxHeaderSize, STATUS_CODES, type Server } from 'node:http';
 import type { Duplex } from 'node:stream';
-import type Koa from 'koa';
 import { errorJson } from './errors.ts';
 
 /**
@@ -28,14 +27,14 @@ function answerUnparsable(error: NodeJS.ErrnoException & { rawPacket?: Buffer },
  * parse are answered in the error shape too.
  *
  * @example
- * const server = await serve(app, 0, '127.0.0.1'); // port 0: any free port
+ * const server = await serve(createServer(options), 0, '127.0.0.1'); // port 0: any free port
  */
-export function serve(app: Koa, port: number, host: string): Promise<Server> {
+export function serve(server: Server, port: number, host: string): Promise<Server> {
   return new Promise((resolve, reject) => {
-    const server = app.listen(port, host);
     server.on('clientError', answerUnparsable);
     server.once('error', reject);
     server.once('listening', () => resolve(server));
+    server.listen(port, host);
   });
 }
 

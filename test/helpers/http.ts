@@ -9,7 +9,7 @@ import type { Catalog } from '../../src/catalog/catalog.ts';
 import { loadCatalog } from '../../src/catalog/load.ts';
 import { readConfig, type Config } from '../../src/config/env.ts';
 import { createLogger } from '../../src/config/logger.ts';
-import { createApp } from '../../src/http/app.ts';
+import { createServer } from '../../src/http/app.ts';
 import { createLimits } from '../../src/limits/limits.ts';
 import { serve } from '../../src/http/serve.ts';
 import { ServedCatalog } from '../../src/http/state.ts';
@@ -65,7 +65,7 @@ export async function startApp(env: Record<string, string> = {}, dir?: string): 
   const log = createLogger(config.LOG_LEVEL);
   const accounts = await openAccounts(config, log);
   const limits = config.RATE_LIMIT === 'on' ? createLimits(config, log) : undefined;
-  const server: Server = await serve(createApp({ served, config, log, accounts, ...(limits ? { limits } : {}) }), 0, '127.0.0.1');
+  const server: Server = await serve(createServer({ served, config, log, accounts, ...(limits ? { limits } : {}) }), 0, '127.0.0.1');
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   return {
     url,

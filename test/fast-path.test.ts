@@ -1,0 +1,110 @@
+import { request } from 'node:http';
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { Catalog } from '../src/catalog/catalog.ts';
+import { registered } from './helpers/accounts-app.ts';
+import { dataFile, startApp } from './helpers/http.ts';
+
+const server = await startApp();
+const [actor] = await dataFile('actors.json');
+const [episode] = await dataFile('episodes.json');
+
+interface Raw {
+  status: number;
+  /** Header names as the wire carried them, with their values. */
+  raw: [string, string][];
+  body: Buffer;
+}
+
+function raw(path: string, headers: Record<string, string> = {}): Promise<Raw> {
+  return new Promise((resolve, reject) => {
+    const req = request(server.url + path, { headers }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      res.on('end', () => {
+        const raw: [string, string][] = [];
+        for (let i = 0; i < res.rawHeaders.length; i += 2) raw.push([res.rawHeaders[i]!, res.rawHeaders[i + 1]!]);
+        resolve({ status: res.statusCode!, raw, body: Buffer.concat(chunks) });
+      });
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+/** Headers by lowercase name, without the ones that differ per moment or connection. */
+function headersOf(answer: Raw): Record<string, string> {
+  const skip = ['date', 'connection', 'keep-alive'];
+  return Object.fromEntries(answer.raw.filter(([name]) => !skip.includes(name.toLowerCase())).map(([name, value]) => [name.toLowerCase(), value]));
+}
+
+// Koa writes `Content-Type`; the fast path writes the names in lower case. Only the test looks.
+const byFastPath = (answer: Raw) => answer.raw.some(([name]) => name === 'content-type' || name === 'etag');
+
+const cases: [string, Record<string, string>][] = [
+  [`/api/v1/actors/${actor!.uuid}`, {}],
+  ['/api/v1/actors?size=3&sort=birth_date,desc', { 'Accept-Encoding': 'gzip' }],
+  ['/api/v1/episodes?size=20', { 'Accept-Encoding': 'br, gzip' }],
+  ['/api/v1/episodes?size=2', { 'Accept-Language': 'pt-BR' }],
+  ['/api/v1/episodes?size=2', { 'Accept-Language': 'es-ES;q=1, en;q=0.2' }],
+  [`/api/v1/episodes/${episode!.uuid}/translations`, {}],
+  ['/api/v1/overview', { 'Accept-Language': 'pt-BR', Origin: 'https://app.example.com' }],
+];
+
+test('a repeated read is answered by the fast path with the same status, headers and bytes as Koa', async () => {
+  for (const [path, headers] of cases) {
+    const first = await raw(path, headers);
+    const second = await raw(path, headers);
+    assert.not.ok(byFastPath(first), `${path}: first answer from Koa`);
+    assert.ok(byFastPath(second), `${path}: second answer from the fast path`);
+    assert.is(second.status, first.status, path);
+    assert.equal(headersOf(second), headersOf(first), path);
+    assert.equal(second.body, first.body, path);
+  }
+});
+
+test('revalidation on the fast path: the same 304 as Koa sends', async () => {
+  const token = await registered(server.url, 'reader');
+  const path = '/api/v1/characters?size=2';
+  const etag = headersOf(await raw(path)).etag!;
+  // A request with a bearer token always goes through Koa: it gives Koa's own 304.
+  const koa = await raw(path, { 'If-None-Match': etag, Authorization: `Bearer ${token}` });
+  const fast = await raw(path, { 'If-None-Match': etag });
+  assert.not.ok(byFastPath(koa));
+  assert.ok(byFastPath(fast));
+  assert.is(fast.status, 304);
+  assert.is(koa.status, 304);
+  assert.is(fast.body.length, 0);
+  assert.equal(headersOf(fast), headersOf(koa));
+});
+
+test('a new language header, a token or another encoding is not served a remembered variant', async () => {
+  const path = '/api/v1/locations?size=1';
+  await raw(path, { 'Accept-Language': 'pt-BR' });
+  const pt = await raw(path, { 'Accept-Language': 'pt-BR' });
+  assert.ok(byFastPath(pt));
+  const de = await raw(path, { 'Accept-Language': 'de-DE' });
+  assert.not.ok(byFastPath(de), 'a header never seen goes to Koa');
+  assert.is(headersOf(de)['content-language'], 'en-US');
+  const withToken = await raw(path, { 'Accept-Language': 'pt-BR', Authorization: 'Bearer nonsense' });
+  assert.is(withToken.status, 401, 'a token is always checked');
+});
+
+test('after the catalog is replaced, remembered answers are not replayed', async () => {
+  const path = `/api/v1/actors/${actor!.uuid}`;
+  await raw(path);
+  const before = await raw(path);
+  assert.ok(byFastPath(before));
+  const { catalog } = server.served.current;
+  server.served.replace(new Catalog(catalog.stores, catalog.languages, catalog.defaultLanguage, `${catalog.version}-edited`));
+  try {
+    const after = await raw(path);
+    assert.not.ok(byFastPath(after));
+    assert.is.not(headersOf(after).etag, headersOf(before).etag);
+  } finally {
+    server.served.replace(catalog);
+  }
+});
+
+test.after(() => server.close());
+test.run();
