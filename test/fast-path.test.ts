@@ -63,6 +63,24 @@ test('a repeated read is answered by the fast path with the same status, headers
   }
 });
 
+test('client errors are replayed with the same status, headers and message, and a fresh timestamp', async () => {
+  for (const path of ['/api/v1/actors/00000000-0000-4000-8000-000000000000', '/api/v1/actors?frist_name=Ana', '/api/v1/nothing?x=1']) {
+    const first = await raw(path);
+    const second = await raw(path);
+    assert.not.ok(byFastPath(first), path);
+    assert.ok(byFastPath(second), path);
+    assert.is(second.status, first.status);
+    const { 'content-length': _a, ...firstHeaders } = headersOf(first);
+    const { 'content-length': _b, ...secondHeaders } = headersOf(second);
+    assert.equal(secondHeaders, firstHeaders, path);
+    const { timestamps: t1, ...one } = JSON.parse(first.body.toString());
+    const { timestamps: t2, ...two } = JSON.parse(second.body.toString());
+    assert.equal(two, one, path);
+    assert.ok(Date.parse(t2) >= Date.parse(t1));
+    assert.is(headersOf(second)['content-length'], String(second.body.length));
+  }
+});
+
 test('revalidation on the fast path: the same 304 as Koa sends', async () => {
   const token = await registered(server.url, 'reader');
   const path = '/api/v1/characters?size=2';

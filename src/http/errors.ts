@@ -51,12 +51,19 @@ export function errorJson({ status, method, message, url, params }: ErrorFields)
   return JSON.stringify(body);
 }
 
+/** What `renderError` leaves on `ctx.state`: the fields of the error it rendered. */
+export interface RenderedState {
+  rendered?: ErrorFields;
+}
+
 /** Writes `status` and its error body onto the response. */
 export function renderError(ctx: Context, status: number, message: string, headers: Record<string, string> = {}): void {
   for (const name of SUCCESS_ONLY) ctx.remove(name);
   ctx.status = status;
   ctx.set(headers);
-  ctx.body = errorJson({ status, method: ctx.method, message, url: ctx.path, ...(ctx.querystring ? { params: ctx.query } : {}) });
+  const fields: ErrorFields = { status, method: ctx.method, message, url: ctx.path, ...(ctx.querystring ? { params: ctx.query } : {}) };
+  (ctx.state as RenderedState).rendered = fields;
+  ctx.body = errorJson(fields);
   ctx.compress = false; // keeps Content-Length: error bodies are small unless the query was huge
   // Exactly this type: the official JS client parses error bodies only when it matches.
   ctx.set('Content-Type', 'application/json');

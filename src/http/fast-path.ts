@@ -5,16 +5,20 @@ import type { Middleware } from 'koa';
 import { LRUCache } from 'lru-cache';
 import type { Logger } from '../config/logger.ts';
 import { accessLine } from './access-log.ts';
+import { errorJson, type ErrorFields, type RenderedState } from './errors.ts';
 import type { SentState } from './response-cache.ts';
 import type { ServedCatalog } from './state.ts';
 
-/** A request the app answered from the response cache, as the fast path replays it. */
-interface Known {
+/**
+ * A request the app answered, as the fast path replays it: from the response cache, or as a
+ * client error (a 404 or 400 depends only on the URL and the data; its body is rendered
+ * anew, with the time of this request).
+ */
+type Known = {
   version: string;
-  cacheKey: string;
   /** Every header the app sent but the per-variant ones (ETag, encoding, length). */
   headers: Record<string, string>;
-}
+} & ({ cacheKey: string } | { error: ErrorFields });
 
 /** Headers that change with the encoding sent or the moment, set anew on every answer. */
 const PER_ANSWER = new Set(['etag', 'content-encoding', 'content-length', 'date']);
@@ -24,6 +28,9 @@ const NOT_ON_304 = ['content-type'];
 
 /** The URLs remembered (a few hundred bytes each); the answers themselves stay in the response cache. */
 const MAX_KNOWN = 20_000;
+
+/** Longer URLs are left to Koa: an error record holds its query, and memory must stay small. */
+const MAX_URL = 2048;
 
 /**
  * Answers repeated catalog reads without going through Koa: once the app has answered a GET
@@ -51,19 +58,27 @@ export class FastPath {
     return language === undefined ? url : `${url}\n${language}`;
   }
 
-  /** Koa middleware, outermost: remembers each 200 that `send` served from the cache. */
+  /**
+   * Koa middleware, outermost: remembers each 200 that `send` served from the cache and each
+   * 400/404 of a GET. (Other client errors need a token, a body or a rate limit, which never
+   * reach the fast path.)
+   */
   remember(): Middleware {
     return async (ctx, next) => {
       await next();
+      if (ctx.method !== 'GET' || ctx.get('Authorization') || ctx.url.length > MAX_URL) return;
       const sent = (ctx.state as SentState).sent;
-      if (!sent || ctx.method !== 'GET' || ctx.status !== 200 || ctx.get('Authorization')) return;
+      const error = (ctx.state as RenderedState).rendered;
+      const replayable = sent ? ctx.status === 200 : error && (error.status === 400 || error.status === 404);
+      if (!replayable) return;
       const headers: Record<string, string> = {};
       for (const [name, value] of Object.entries(ctx.response.headers)) {
         if (!PER_ANSWER.has(name) && value !== undefined) headers[name] = Array.isArray(value) ? value.join(', ') : String(value);
       }
       const varies = /\baccept-language\b/i.test(headers.vary ?? '');
       const key = FastPath.key(ctx.url, varies ? ctx.get('Accept-Language') : undefined);
-      this.known.set(key, { version: this.served.current.cache.version, cacheKey: sent.key, headers });
+      const version = this.served.current.cache.version;
+      this.known.set(key, sent ? { version, headers, cacheKey: sent.key } : { version, headers, error: error! });
     };
   }
 
@@ -80,9 +95,21 @@ export class FastPath {
     const known = this.known.get(url) ?? this.known.get(FastPath.key(url, req.headers['accept-language'] ?? ''));
     const { cache } = this.served.current;
     if (!known || known.version !== cache.version) return false;
-    const entry = cache.peek(known.cacheKey);
-    if (!entry) return false;
     const started = performance.now();
+    if ('error' in known) {
+      const body = errorJson(known.error);
+      res.writeHead(known.error.status, { ...known.headers, 'content-length': String(Buffer.byteLength(body)) }).end(body);
+    } else if (!this.replay(req, res, known)) {
+      return false;
+    }
+    if (this.logAccess) this.log.info(accessLine('GET', url.split('?')[0]!, res.statusCode, performance.now() - started));
+    return true;
+  }
+
+  /** Sends the cached answer `known` names, or returns false when the cache let it go. */
+  private replay(req: IncomingMessage, res: ServerResponse, known: { cacheKey: string; headers: Record<string, string> }): boolean {
+    const entry = this.served.current.cache.peek(known.cacheKey);
+    if (!entry) return false;
     const negotiator = accepts(req);
     const encoding = entry.encodingFor((...encodings) => negotiator.encodings(encodings));
     const etag = entry.etagFor(encoding);
@@ -96,7 +123,6 @@ export class FastPath {
       if (encoding !== 'identity') headers['content-encoding'] = encoding;
       res.writeHead(200, headers).end(body);
     }
-    if (this.logAccess) this.log.info(accessLine('GET', url.split('?')[0]!, res.statusCode, performance.now() - started));
     return true;
   }
 }
