@@ -17,6 +17,8 @@ export interface FieldInfo {
   kind: FieldKind;
   list: boolean;
   translated: boolean;
+  /** Words people search for (names, titles, descriptions, tags…): free text, not an id, link or date. */
+  text: boolean;
   relation?: FamilyName;
 }
 
@@ -59,7 +61,8 @@ function fieldInfo(name: string, schema: JsonSchema, translated: boolean): Field
   const kind = scalar && kindOf(scalar);
   if (!kind) return undefined;
   const relation = scalar['x-family'] as FamilyName | undefined;
-  return { name, kind, list, translated, ...(relation ? { relation } : {}) };
+  const text = kind === 'string' && !relation && !scalar.format && name !== 'uuid' && name !== 'href';
+  return { name, kind, list, translated, text, ...(relation ? { relation } : {}) };
 }
 
 function describe(name: FamilyName): Family {

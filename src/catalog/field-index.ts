@@ -87,6 +87,25 @@ export class FieldIndex {
     return union(lists);
   }
 
+  /** Positions with a value starting with `prefix` (string keys): a binary search, then the matching keys only. */
+  prefix(prefix: string): Postings {
+    const lists: Postings[] = [];
+    for (let slot = this.bound(prefix, false); slot < this.keys.length; slot++) {
+      const key = this.keys[slot]!;
+      if (typeof key !== 'string' || !key.startsWith(prefix)) break;
+      lists.push(this.at(slot));
+    }
+    return union(lists);
+  }
+
+  /** Rough bytes held (keys, postings, lookup map), for the boot summary. */
+  approximateBytes(): number {
+    let bytes = 0;
+    for (const key of this.keys) bytes += (typeof key === 'string' ? 2 * key.length + 24 : 8) + 80;
+    for (const entry of this.postings) bytes += typeof entry === 'number' ? 8 : 4 * entry.length + 96;
+    return bytes;
+  }
+
   /** Positions with a value inside `range`. */
   range({ min, max, minInclusive = true, maxInclusive = true }: Range): Postings {
     let from = min === undefined ? 0 : this.bound(min, !minInclusive);

@@ -1,8 +1,9 @@
 import type { Family, FieldInfo } from './families.ts';
 import { FieldIndex, type Scalar } from './field-index.ts';
 import { evaluate, type Condition } from './query.ts';
+import { SearchIndex } from './search.ts';
 import { SortOrders, type Direction } from './sort.ts';
-import type { Postings } from './postings.ts';
+import { intersect, type Postings } from './postings.ts';
 import type { CatalogRecord, Translation } from './types.ts';
 
 function valuesOf(value: unknown, field: FieldInfo): Scalar[] | undefined {
@@ -24,6 +25,8 @@ export class FamilyStore {
   private readonly indexes = new Map<string, FieldIndex>();
   private readonly translated = new Map<string, Map<string, FieldIndex>>();
   private readonly sortOrders: SortOrders;
+  /** One search index per language (untranslated families share one). */
+  private readonly searches = new Map<string, SearchIndex>();
 
   constructor(
     readonly family: Family,
@@ -47,6 +50,34 @@ export class FamilyStore {
       this.translated.set(field.name, perLanguage);
     }
     this.sortOrders = new SortOrders(this);
+    const text = [...family.fields.values()].filter((f) => f.text);
+    const translated = text.some((f) => f.translated);
+    for (const language of translated ? languages : [defaultLanguage]) {
+      const valueOf = (position: number, field: string) =>
+        family.fields.get(field)!.translated ? this.translation(position, language).fields[field] : records[position]![field];
+      this.searches.set(language, SearchIndex.build(text, valueOf, records.length));
+    }
+  }
+
+  private searchIndex(language: string): SearchIndex {
+    return this.searches.get(language) ?? this.searches.get(this.defaultLanguage)!;
+  }
+
+  /** Positions (ascending) whose text, in `language`, has a word starting with each of `query`'s. */
+  search(query: readonly string[], language: string): Postings {
+    return this.searchIndex(language).match(query);
+  }
+
+  /** Search hits in rank order: more query words in names and titles first, then file order. */
+  rank(positions: Postings, query: readonly string[], language: string): Postings {
+    return this.searchIndex(language).ranked(positions, query);
+  }
+
+  /** Rough bytes of the search indexes, for the boot summary. */
+  searchBytes(): number {
+    let bytes = 0;
+    for (const index of this.searches.values()) bytes += index.approximateBytes();
+    return bytes;
   }
 
   get size(): number {
@@ -88,6 +119,21 @@ export class FamilyStore {
   /** Positions (ascending) matching every condition; all positions when there are none. */
   query(conditions: readonly Condition[], language: string): Postings {
     return evaluate(this, conditions, language);
+  }
+
+  /**
+   * The records a list asks for, in the order it is served: matching every condition and
+   * every search word, then sorted by the field asked for, else ranked when searching, else
+   * in file order.
+   *
+   * @example
+   * store.list({ conditions: [], search: ['sao'], sort: { field: 'name', direction: 'asc' } }, 'pt-BR');
+   */
+  list(request: { conditions: readonly Condition[]; search?: readonly string[]; sort?: { field: string; direction: Direction } }, language: string): Postings {
+    let positions = this.query(request.conditions, language);
+    if (request.search) positions = intersect(positions, this.search(request.search, language));
+    if (request.sort) return this.sort(positions, request.sort.field, request.sort.direction, language);
+    return request.search ? this.rank(positions, request.search, language) : positions;
   }
 
   /** `positions` reordered by `field`: ties by uuid, records lacking the field last. */

@@ -5,6 +5,8 @@ import type { Condition } from '../catalog/query.ts';
 import type { Direction } from '../catalog/sort.ts';
 import { HttpError } from './errors.ts';
 import { single } from './language.ts';
+import { parseShape, type Shape } from './shape.ts';
+import { words } from '../catalog/search.ts';
 
 /** What a list request asks for, checked and typed. */
 export interface ListQuery {
@@ -14,10 +16,21 @@ export interface ListQuery {
   clamped: boolean;
   sort?: { field: string; direction: Direction };
   conditions: Condition[];
+  /** The words of `q`, normalized for search. */
+  search?: string[];
+  shape: Shape;
 }
 
 /** Parameters that are not filters. */
-export const LIST_PARAMETERS = ['page', 'size', 'sort', 'order', 'language'];
+export const LIST_PARAMETERS = ['page', 'size', 'sort', 'order', 'language', 'q', 'expand', 'fields'];
+
+function parseSearch(ctx: Context): string[] | undefined {
+  const q = single(ctx, 'q');
+  if (q === undefined) return undefined;
+  const found = [...new Set(words(q))];
+  if (found.length === 0) throw new HttpError(400, `Parameter 'q' has no words to search for, got '${q}'`);
+  return found;
+}
 
 function positive(ctx: Context, name: string, fallback: number): number {
   const raw = single(ctx, name);
@@ -84,5 +97,7 @@ export function parseListQuery(ctx: Context, family: Family, maxPageSize: number
       conditions.push(parsed.condition);
     }
   }
-  return { page, size: Math.min(requested, maxPageSize), clamped: requested > maxPageSize, ...(sort ? { sort } : {}), conditions };
+  const search = parseSearch(ctx);
+  const shape = parseShape(ctx, family);
+  return { page, size: Math.min(requested, maxPageSize), clamped: requested > maxPageSize, ...(sort ? { sort } : {}), conditions, ...(search ? { search } : {}), shape };
 }

@@ -2,6 +2,7 @@ import type { Scalar } from '../../src/catalog/field-index.ts';
 import type { Condition } from '../../src/catalog/query.ts';
 import type { Direction } from '../../src/catalog/sort.ts';
 import type { FamilyStore } from '../../src/catalog/store.ts';
+import { words } from '../../src/catalog/search.ts';
 
 /** The value of `field` a reader of `language` sees at `position`, as a list of scalars. */
 export function valuesAt(store: FamilyStore, position: number, field: string, language: string): Scalar[] | undefined {
@@ -69,4 +70,33 @@ export function scanSort(store: FamilyStore, positions: number[], field: string,
     const ub = store.records[b]!.uuid;
     return ua < ub ? -1 : ua > ub ? 1 : 0;
   });
+}
+
+/** Every word of a record's text fields in `language`, and those of its names and titles. */
+function textWords(store: FamilyStore, position: number, language: string): { all: string[]; named: string[] } {
+  const all: string[] = [];
+  const named: string[] = [];
+  for (const info of store.family.fields.values()) {
+    if (!info.text) continue;
+    for (const value of valuesAt(store, position, info.name, language) ?? []) {
+      const found = words(String(value));
+      all.push(...found);
+      if (['name', 'title', 'first_name', 'last_name', 'nicknames'].includes(info.name)) named.push(...found);
+    }
+  }
+  return { all, named };
+}
+
+/**
+ * The straightforward search: records having, for every query word, a word starting with it;
+ * ranked by how many query words start a word of their names and titles, then file order.
+ */
+export function scanSearch(store: FamilyStore, positions: number[], query: string[], language: string): number[] {
+  const scored: [number, number][] = [];
+  for (const p of positions) {
+    const { all, named } = textWords(store, p, language);
+    if (!query.every((q) => all.some((w) => w.startsWith(q)))) continue;
+    scored.push([p, query.filter((q) => named.some((w) => w.startsWith(q))).length]);
+  }
+  return scored.sort((a, b) => b[1] - a[1] || a[0] - b[0]).map(([p]) => p);
 }

@@ -5,28 +5,31 @@ import type { FamilyName } from '../../catalog/families.ts';
 import { selectLanguage } from '../language.ts';
 import { parseListQuery } from '../list-query.ts';
 import { pageHeaders } from '../pagination.ts';
-import { present } from '../present.ts';
+import { parseShape, shapeKey, shapeRecord } from '../shape.ts';
 import { send } from '../response-cache.ts';
 import { positionOf, publicCache, randomPosition, type RouteDeps } from './context.ts';
 
 /**
  * The language a family's records are served in. Untranslated families ignore `language`
- * entirely: official clients send it on every request.
+ * (official clients send it on every request) unless they expand relations, whose records
+ * are served in the selected language.
  */
 export function languageFor(ctx: Context, catalog: Catalog, name: FamilyName): string {
-  if (!catalog.store(name).family.translation) return catalog.defaultLanguage;
+  if (!catalog.store(name).family.translation && ctx.query.expand === undefined) return catalog.defaultLanguage;
   ctx.vary('Accept-Language');
   return selectLanguage(ctx, catalog);
 }
 
-/** Sends one record from the cache, keyed by its path and language. */
+/** Sends one record from the cache, keyed by its path, language and shape. */
 function sendRecord(ctx: Context, deps: RouteDeps, name: FamilyName, position: number, language: string, cacheControl: string): void {
   const { catalog, cache } = deps.served.current;
   const store = catalog.store(name);
   const uuid = store.records[position]!.uuid;
-  const entry = cache.get(`${language} /api/v1/${name}/${uuid}`, () => {
-    const record = present(store, position, language);
-    const headers: Record<string, string> = store.family.translation ? { 'Content-Language': String(record.language) } : {};
+  const shape = parseShape(ctx, store.family);
+  const entry = cache.get(`${language} /api/v1/${name}/${uuid}?${shapeKey(shape)}`, () => {
+    const record = shapeRecord(catalog, store, position, language, shape);
+    const served = store.translation(position, language).language;
+    const headers: Record<string, string> = store.family.translation ? { 'Content-Language': served } : {};
     return { json: JSON.stringify(record), headers };
   });
   send(ctx, entry, cacheControl);
@@ -42,11 +45,10 @@ export function recordRoutes(router: Router, deps: RouteDeps, name: FamilyName):
     const language = languageFor(ctx, catalog, name);
     const entry = cache.get(`${language} ${ctx.url}`, () => {
       const query = parseListQuery(ctx, store.family, deps.config.MAX_PAGE_SIZE);
-      let positions = store.query(query.conditions, language);
-      if (query.sort) positions = store.sort(positions, query.sort.field, query.sort.direction, language);
+      const positions = store.list(query, language);
       const from = Math.min((query.page - 1) * query.size, positions.length);
       const page = positions.subarray(from, Math.min(from + query.size, positions.length));
-      const records = Array.from(page, (p) => present(store, p, language));
+      const records = Array.from(page, (p) => shapeRecord(catalog, store, p, language, query.shape));
       const headers = pageHeaders(ctx, query, positions.length, page.length);
       if (store.family.translation) headers['Content-Language'] = language;
       return { json: JSON.stringify(records), headers };

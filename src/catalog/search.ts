@@ -1,0 +1,80 @@
+import type { FieldInfo } from './families.ts';
+import { FieldIndex } from './field-index.ts';
+import { intersect, type Postings } from './postings.ts';
+
+/** Fields whose matches rank first: what a record is called. */
+const PRIMARY = new Set(['name', 'title', 'first_name', 'last_name', 'nicknames']);
+
+/**
+ * The words of a text as search compares them: accents removed, lower case, split on
+ * anything that is not a letter or a digit.
+ *
+ * @example
+ * words('São Paulo, 1979!'); // ['sao', 'paulo', '1979']
+ */
+export function words(text: string): string[] {
+  return text
+    .normalize('NFD')
+    .replace(/\p{M}+/gu, '')
+    .toLowerCase()
+    .split(/[^\p{L}\p{N}]+/u)
+    .filter((word) => word.length > 0);
+}
+
+/**
+ * An inverted index of a family's text fields in one language: every word of every text
+ * field, and apart those of its names and titles (which rank first). Each query word matches
+ * as a prefix, so `wil` finds `Willow`; a record must match every word.
+ *
+ * @example
+ * const index = SearchIndex.build(fields, (position, field) => valueOf(position, field), size);
+ * index.ranked(index.match(['sao', 'bra'])!, ['sao', 'bra']); // positions, names first
+ */
+export class SearchIndex {
+  private constructor(
+    private readonly all: FieldIndex,
+    private readonly primary: FieldIndex,
+  ) {}
+
+  /** Indexes `size` records whose text `fields` are read through `valueOf`. */
+  static build(fields: readonly FieldInfo[], valueOf: (position: number, field: string) => unknown, size: number): SearchIndex {
+    const all: string[][] = [];
+    const primary: string[][] = [];
+    for (let position = 0; position < size; position++) {
+      const own: string[] = [];
+      const named: string[] = [];
+      for (const field of fields) {
+        const value = valueOf(position, field.name);
+        if (value === undefined) continue;
+        for (const text of Array.isArray(value) ? value : [value]) {
+          const found = words(String(text));
+          own.push(...found);
+          if (PRIMARY.has(field.name)) named.push(...found);
+        }
+      }
+      all.push(own);
+      primary.push(named);
+    }
+    return new SearchIndex(FieldIndex.build(all), FieldIndex.build(primary));
+  }
+
+  /** Positions (ascending) matching every word; rarest word first so the work follows the answer. */
+  match(query: readonly string[]): Postings {
+    const lists = query.map((word) => this.all.prefix(word)).sort((a, b) => a.length - b.length);
+    return lists.reduce((acc, list) => (acc.length === 0 ? acc : intersect(acc, list)));
+  }
+
+  /** `positions` in rank order: more query words found in names and titles first, then file order. */
+  ranked(positions: Postings, query: readonly string[]): Postings {
+    const score = new Map<number, number>();
+    for (const word of query) {
+      for (const position of intersect(positions, this.primary.prefix(word))) score.set(position, (score.get(position) ?? 0) + 1);
+    }
+    return Int32Array.from(positions).sort((a, b) => (score.get(b) ?? 0) - (score.get(a) ?? 0) || a - b);
+  }
+
+  /** Rough bytes held, for the boot summary. */
+  approximateBytes(): number {
+    return this.all.approximateBytes() + this.primary.approximateBytes();
+  }
+}
