@@ -97,11 +97,20 @@ export class SchemaCheck {
  * data, and responses omit both.
  */
 export function withoutNulls(value: unknown): unknown {
+  // Most records hold no null at all: they are kept as they are, without a copy.
+  if (!holdsNull(value)) return value;
   if (Array.isArray(value)) return value.map(withoutNulls);
-  if (value === null || typeof value !== 'object') return value;
   const out: Record<string, unknown> = {};
-  for (const [key, field] of Object.entries(value)) {
+  for (const [key, field] of Object.entries(value as object)) {
     if (field !== null) out[key] = withoutNulls(field);
   }
   return out;
+}
+
+function holdsNull(value: unknown): boolean {
+  if (value === null) return true;
+  if (typeof value !== 'object') return false;
+  if (Array.isArray(value)) return value.some(holdsNull);
+  for (const key in value) if (holdsNull((value as Record<string, unknown>)[key])) return true;
+  return false;
 }

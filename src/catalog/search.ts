@@ -13,12 +13,11 @@ const PRIMARY = new Set(['name', 'title', 'first_name', 'last_name', 'nicknames'
  * words('São Paulo, 1979!'); // ['sao', 'paulo', '1979']
  */
 export function words(text: string): string[] {
-  return text
-    .normalize('NFD')
-    .replace(/\p{M}+/gu, '')
-    .toLowerCase()
-    .split(/[^\p{L}\p{N}]+/u)
-    .filter((word) => word.length > 0);
+  // Plain ASCII has no accents to take off and only ASCII letters and digits: a cheaper split.
+  const split = /^[\x00-\x7f]*$/.test(text)
+    ? text.toLowerCase().split(/[^a-z0-9]+/)
+    : text.normalize('NFD').replace(/\p{M}+/gu, '').toLowerCase().split(/[^\p{L}\p{N}]+/u);
+  return split.filter((word) => word.length > 0);
 }
 
 /**
@@ -37,7 +36,14 @@ export class SearchIndex {
   ) {}
 
   /** Indexes `size` records whose text `fields` are read through `valueOf`. */
-  static build(fields: readonly FieldInfo[], valueOf: (position: number, field: string) => unknown, size: number): SearchIndex {
+  static build(fields: readonly FieldInfo[], valueOf: (position: number, field: string) => unknown, size: number, known = new Map<string, string[]>()): SearchIndex {
+    // `known` remembers the words of each text, shared between the languages of a family:
+    // records without a translation repeat the default language's text.
+    const tokens = (text: string) => {
+      let found = known.get(text);
+      if (!found) known.set(text, (found = words(text)));
+      return found;
+    };
     const all: string[][] = [];
     const primary: string[][] = [];
     for (let position = 0; position < size; position++) {
@@ -47,7 +53,7 @@ export class SearchIndex {
         const value = valueOf(position, field.name);
         if (value === undefined) continue;
         for (const text of Array.isArray(value) ? value : [value]) {
-          const found = words(String(text));
+          const found = tokens(String(text));
           own.push(...found);
           if (PRIMARY.has(field.name)) named.push(...found);
         }

@@ -39,12 +39,12 @@ export class FamilyStore {
     records.forEach((record, position) => this.positions.set(record.uuid, position));
     for (const field of family.fields.values()) {
       if (!field.translated) {
-        this.indexes.set(field.name, FieldIndex.build(records.map((r) => valuesOf(r[field.name], field))));
+        this.indexes.set(field.name, FieldIndex.build(records.map((r) => r[field.name] as Scalar | Scalar[] | undefined)));
         continue;
       }
       const perLanguage = new Map<string, FieldIndex>();
       for (const language of languages) {
-        const values = records.map((_, p) => valuesOf(this.translation(p, language).fields[field.name], field));
+        const values = records.map((_, p) => this.translation(p, language).fields[field.name] as Scalar | Scalar[] | undefined);
         perLanguage.set(language, FieldIndex.build(values));
       }
       this.translated.set(field.name, perLanguage);
@@ -52,10 +52,11 @@ export class FamilyStore {
     this.sortOrders = new SortOrders(this);
     const text = [...family.fields.values()].filter((f) => f.text);
     const translated = text.some((f) => f.translated);
+    const known = new Map<string, string[]>();
     for (const language of translated ? languages : [defaultLanguage]) {
       const valueOf = (position: number, field: string) =>
         family.fields.get(field)!.translated ? this.translation(position, language).fields[field] : records[position]![field];
-      this.searches.set(language, SearchIndex.build(text, valueOf, records.length));
+      this.searches.set(language, SearchIndex.build(text, valueOf, records.length, known));
     }
   }
 
@@ -109,6 +110,12 @@ export class FamilyStore {
   /** Every translation row of `position`, in catalog language order. */
   translationsOf(position: number): { language: string; fields: Translation }[] {
     return this.languagesOf(position).map((language) => ({ language, fields: this.translations.get(language)![position]! }));
+  }
+
+  /** The values of `field` that a reader of `language` sees at `position` (undefined: none). */
+  values(position: number, field: string, language: string): Scalar[] | undefined {
+    const info = this.family.fields.get(field)!;
+    return valuesOf(info.translated ? this.translation(position, language).fields[field] : this.records[position]![field], info);
   }
 
   /** The index of a filterable field; translated fields in the given language. */

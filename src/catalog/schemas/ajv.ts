@@ -11,17 +11,28 @@ export function isLocalDateTime(value: string): boolean {
   const m = LOCAL_DATE_TIME.exec(value);
   if (!m) return false;
   const [y, mo, d, h, mi, s] = m.slice(1, 7).map(Number) as [number, number, number, number, number, number];
+  // Every month has its 28th: only later days need the calendar.
+  if (mo >= 1 && mo <= 12 && d >= 1 && d <= 28) return h < 24 && mi < 60 && s < 60;
   const date = new Date(Date.UTC(y, mo - 1, d, h, mi, s));
   return date.getUTCFullYear() === y && date.getUTCMonth() === mo - 1 && date.getUTCDate() === d && h < 24 && mi < 60 && s < 60;
 }
 
-/** The canonical spelling of a BCP 47 tag (`pt-br` → `pt-BR`), or undefined when malformed. */
+const canonical = new Map<string, string | undefined>();
+
+/**
+ * The canonical spelling of a BCP 47 tag (`pt-br` → `pt-BR`), or undefined when malformed.
+ * Remembered per tag: a catalog repeats a handful of tags on every translation row.
+ */
 export function canonicalLanguage(tag: string): string | undefined {
+  if (canonical.has(tag)) return canonical.get(tag);
+  let found: string | undefined;
   try {
-    return Intl.getCanonicalLocales(tag)[0];
+    found = Intl.getCanonicalLocales(tag)[0];
   } catch {
-    return undefined;
+    found = undefined;
   }
+  if (canonical.size < 1000) canonical.set(tag, found);
+  return found;
 }
 
 /**
