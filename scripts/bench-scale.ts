@@ -22,7 +22,7 @@ if (![...sizes, seconds, connections].every((n) => Number.isInteger(n) && n > 0)
   process.exit(1);
 }
 const rows = await measureScale({ sizes, seconds, connections, workDir: 'var/bench', progress: (line) => console.error(`… ${line}`) });
-const settings = `${connections} connections, ${seconds} s per query, response cache off (every request runs its query).`;
+const settings = `${connections} connections, ${seconds} s per query after a 1 s warm-up; "cache on" is the server as deployed, "cache off" (RESPONSE_CACHE_MB=0) runs every request's query.`;
 const text = `${scaleTable(rows)}\n\n${settings}`;
 console.log(text);
 if (!quick) {

@@ -1,7 +1,7 @@
 import { access, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { generateCatalog, writeCatalog } from '../catalog/generate.ts';
-import { startChild } from './child.ts';
+import { startChild, type Child } from './child.ts';
 import { drive, type Measure } from './load.ts';
 import { freePort } from './ports.ts';
 
@@ -17,13 +17,23 @@ export interface ScaleOptions {
   progress: (line: string) => void;
 }
 
+/** One query's p99 as deployed (response cache on) and with every request computed (cache off). */
+export interface Both {
+  served: Measure;
+  computed: Measure;
+}
+
 export interface ScaleRow {
   records: number;
   bootMs: number;
   rssBytes: number;
-  filtered: Measure;
-  deepPage: Measure;
+  filtered: Both;
+  deepPage: Both;
   deepPageNumber: number;
+  search: Both;
+  /** The two words searched for, and how many records they match. */
+  searchWords: string;
+  searchMatches: number;
 }
 
 /** A generated catalog of about `records` records under `workDir`, made once per size. */
@@ -46,48 +56,68 @@ async function rowsOf(dir: string, file: string): Promise<Record<string, unknown
   return JSON.parse(await readFile(join(dir, file), 'utf8')) as Record<string, unknown>[];
 }
 
+/** Our server on `dir`; `cacheMb: '0'` turns the response cache off. */
+async function boot(dir: string, cacheMb?: string): Promise<{ server: Child; base: string; bootMs: number }> {
+  const port = await freePort();
+  const started = performance.now();
+  const server = await startChild(
+    ['--max-old-space-size=16384', '--import', 'tsx', 'src/main.ts'],
+    { PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dir, RATE_LIMIT: 'off', LOG_LEVEL: 'warn', ...(cacheMb ? { RESPONSE_CACHE_MB: cacheMb } : {}) },
+    `http://127.0.0.1:${port}/api/ping`,
+  );
+  return { server, base: `http://127.0.0.1:${port}`, bootMs: performance.now() - started };
+}
+
 /**
- * For each size: generates a catalog, boots our server on it (response cache off, so every
- * request runs its query), and reports the time until it answers, its resident memory, and
- * latency under load (after a one-second warm-up) of a filtered query and of a page deep in
- * a sorted list.
+ * For each size: generates a catalog and boots our server on it twice. As deployed (response
+ * cache on) it reports the time until it answers, its resident memory and latency under load;
+ * with the cache off, latency again with every request running its query. Queries: a filter
+ * of two conditions, a page deep in a sorted list and a two-word search, each warmed up for
+ * a second before it is measured.
  *
  * @example
  * const rows = await measureScale({ sizes: [10_000], seconds: 5, connections: 50, workDir: 'var/bench', progress: console.log });
  */
 export async function measureScale(options: ScaleOptions): Promise<ScaleRow[]> {
   const rows: ScaleRow[] = [];
+  const load = { seconds: options.seconds, connections: options.connections };
+  const warmup = { seconds: 1, connections: options.connections };
   for (const records of options.sizes) {
+    const label = records.toLocaleString('en-US');
     const dir = await catalogOf(records, options.workDir, options.progress);
     const episode = (await rowsOf(dir, 'episodes.json'))[0]!;
-    const soundtracks = (await rowsOf(dir, 'soundtracks.json')).length;
-    options.progress(`${records.toLocaleString('en-US')} records: booting`);
-    const port = await freePort();
-    const started = performance.now();
-    const server = await startChild(
-      ['--max-old-space-size=16384', '--import', 'tsx', 'src/main.ts'],
-      { PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dir, RATE_LIMIT: 'off', LOG_LEVEL: 'warn', RESPONSE_CACHE_MB: '0' },
-      `http://127.0.0.1:${port}/api/ping`,
-    );
-    const bootMs = performance.now() - started;
-    try {
-      const rssBytes = await server.rss();
-      const base = `http://127.0.0.1:${port}`;
-      const filtered = `${base}/api/v1/episodes?season=${String(episode.season).split('/').pop()}&duration=%3E%3D${episode.duration}`;
-      const deepPageNumber = Math.max(1, Math.floor(soundtracks / 10 / 2));
-      const deep = `${base}/api/v1/soundtracks?sort=duration,desc&page=${deepPageNumber}`;
-      const load = { seconds: options.seconds, connections: options.connections };
-      const warmup = { seconds: 1, connections: options.connections };
-      options.progress(`${records.toLocaleString('en-US')} records: filtered query under load`);
-      await drive(filtered, {}, 200, warmup);
-      const filteredMeasure = await drive(filtered, {}, 200, load);
-      options.progress(`${records.toLocaleString('en-US')} records: deep sorted page under load`);
-      await drive(deep, {}, 200, warmup);
-      const deepMeasure = await drive(deep, {}, 200, load);
-      rows.push({ records, bootMs, rssBytes, filtered: filteredMeasure, deepPage: deepMeasure, deepPageNumber });
-    } finally {
-      await server.stop();
+    const title = String((await rowsOf(dir, 'translations/episodes_translations.json')).find((t) => t.episode_uuid === episode.uuid)!.title);
+    const searchWords = title.toLowerCase().split(' ').slice(0, 2).join(' ');
+    const deepPageNumber = Math.max(1, Math.floor((await rowsOf(dir, 'soundtracks.json')).length / 10 / 2));
+    const paths = {
+      filtered: `/api/v1/episodes?season=${String(episode.season).split('/').pop()}&duration=%3E%3D${episode.duration}`,
+      deepPage: `/api/v1/soundtracks?sort=duration,desc&page=${deepPageNumber}`,
+      search: `/api/v1/episodes?q=${encodeURIComponent(searchWords)}`,
+    };
+    const measured: Record<string, Partial<Both>> = { filtered: {}, deepPage: {}, search: {} };
+    let bootMs = 0;
+    let rssBytes = 0;
+    let searchMatches = 0;
+    for (const mode of ['served', 'computed'] as const) {
+      options.progress(`${label} records: booting (response cache ${mode === 'served' ? 'on' : 'off'})`);
+      const started = await boot(dir, mode === 'computed' ? '0' : undefined);
+      try {
+        if (mode === 'served') {
+          bootMs = started.bootMs;
+          rssBytes = await started.server.rss();
+          searchMatches = Number((await fetch(started.base + paths.search)).headers.get('x-pagination-item-total'));
+        }
+        for (const [name, path] of Object.entries(paths)) {
+          options.progress(`${label} records, cache ${mode === 'served' ? 'on' : 'off'}: ${name} under load`);
+          await drive(started.base + path, {}, 200, warmup);
+          measured[name]![mode] = await drive(started.base + path, {}, 200, load);
+        }
+      } finally {
+        await started.server.stop();
+      }
     }
+    const both = (name: string) => measured[name] as Both;
+    rows.push({ records, bootMs, rssBytes, filtered: both('filtered'), deepPage: both('deepPage'), deepPageNumber, search: both('search'), searchWords, searchMatches });
   }
   return rows;
 }

@@ -70,13 +70,25 @@ export class SearchIndex {
     return lists.reduce((acc, list) => (acc.length === 0 ? acc : intersect(acc, list)));
   }
 
-  /** `positions` in rank order: more query words found in names and titles first, then file order. */
+  /**
+   * `positions` (ascending) in rank order: more query words found in names and titles first,
+   * then file order. Linear: a merge walk per word, then one pass per score.
+   */
   ranked(positions: Postings, query: readonly string[]): Postings {
-    const score = new Map<number, number>();
+    const scores = new Uint8Array(positions.length);
     for (const word of query) {
-      for (const position of intersect(positions, this.primary.prefix(word))) score.set(position, (score.get(position) ?? 0) + 1);
+      const named = this.primary.prefix(word);
+      for (let i = 0, j = 0; i < positions.length && j < named.length; i++) {
+        while (j < named.length && named[j]! < positions[i]!) j++;
+        if (named[j] === positions[i]) scores[i]!++;
+      }
     }
-    return Int32Array.from(positions).sort((a, b) => (score.get(b) ?? 0) - (score.get(a) ?? 0) || a - b);
+    const out = new Int32Array(positions.length);
+    let w = 0;
+    for (let score = query.length; score >= 0; score--) {
+      for (let i = 0; i < positions.length; i++) if (scores[i] === score) out[w++] = positions[i]!;
+    }
+    return out;
   }
 
   /** Rough bytes held, for the boot summary. */
