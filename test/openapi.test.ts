@@ -75,7 +75,10 @@ test('each family list has paging, sort, order, its language and one typed filte
       assert.equal(filter['x-filter'].type, field.kind, `${family.name}.${field.name}`);
       assert.equal(filter['x-filter'].operators, operators);
       for (const syntax of operators) assert.ok(filter.description.includes(`\`${syntax}\``), `${field.name} describes ${syntax}`);
-      if (field.relation) assert.match(filter.description, new RegExp(`hrefs? of (a )?${field.relation} records?`));
+      if (field.relation) {
+        const target = field.list ? field.relation : `an? ${FAMILIES.get(field.relation)!.singular}`;
+        assert.match(filter.description, new RegExp(`hrefs? of ${target} \\(or (its|their) bare uuids?\\)`), `${family.name}.${field.name}`);
+      }
     }
   }
 });

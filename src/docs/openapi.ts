@@ -52,7 +52,7 @@ function referencePaths(): Record<string, Json> {
  *
  * @example
  * const doc = buildOpenApi({ defaultLanguage: 'en-US', maxPageSize: 50 });
- * Object.keys(doc.paths as object).length; // 45
+ * Object.keys(doc.paths as object).length; // 51
  */
 export function buildOpenApi(options: ParameterOptions): Json {
   const families = [...FAMILIES.values()].map((family) => ({

@@ -1,4 +1,4 @@
-import type { Family, FieldInfo } from '../catalog/families.ts';
+import { FAMILIES, type Family, type FieldInfo } from '../catalog/families.ts';
 import { FILTER_OPERATORS } from '../catalog/filter-syntax.ts';
 import { sortableFields } from '../http/list-query.ts';
 import type { Json } from './schemas.ts';
@@ -54,11 +54,13 @@ const KIND_WORDS: Record<FieldInfo['kind'], string> = {
   'date-time': 'a date-time (YYYY-MM-DDTHH:mm:ss.SSS)',
 };
 
-/** "a date (YYYY-MM-DD)", "a list of text", "the href of a seasons record (or its bare uuid)"… */
+/** "a date (YYYY-MM-DD)", "a list of text", "the href of a season (or its bare uuid)"… */
 function typeWords(field: FieldInfo): string {
-  const one = field.relation ? `the href of a ${field.relation} record (or its bare uuid)` : KIND_WORDS[field.kind];
-  if (!field.list) return one;
-  return `a list of ${field.relation ? `hrefs of ${field.relation} records` : one.replace(/^an? /, '')}`;
+  if (field.relation) {
+    const singular = FAMILIES.get(field.relation)!.singular;
+    return field.list ? `a list of hrefs of ${field.relation} (or their bare uuids)` : `the href of ${/^[aeiou]/.test(singular) ? 'an' : 'a'} ${singular} (or its bare uuid)`;
+  }
+  return field.list ? `a list of ${KIND_WORDS[field.kind].replace(/^an? /, '')}` : KIND_WORDS[field.kind];
 }
 
 /** One filter parameter: the field's type and every operator that applies to it. */
