@@ -6,13 +6,13 @@ const SETTLE_MS = 100;
 /**
  * Calls `onChange` once a burst of changes to JSON files anywhere under `dir` has settled.
  * Other files (editor swap and backup files) are ignored. `onError` hears a watcher failure
- * (the directory removed, the system's watch limit reached); watching then stops.
+ * (the directory removed, the system's watch limit reached); watching then stops. The
+ * watch lasts as long as the process.
  *
  * @example
- * const watcher = watchJsonFiles('./data', () => reload(), (error) => log.warn(error.message));
- * watcher.close();
+ * watchJsonFiles('./data', () => reload(), (error) => log.warn(error.message));
  */
-export function watchJsonFiles(dir: string, onChange: () => void, onError: (error: Error) => void): { close(): void } {
+export function watchJsonFiles(dir: string, onChange: () => void, onError: (error: Error) => void): void {
   let timer: NodeJS.Timeout | undefined;
   const watcher = watch(dir, { recursive: true }, (_event, file) => {
     if (file !== null && !file.endsWith('.json')) return;
@@ -20,10 +20,4 @@ export function watchJsonFiles(dir: string, onChange: () => void, onError: (erro
     timer = setTimeout(onChange, SETTLE_MS);
   });
   watcher.on('error', onError);
-  return {
-    close: () => {
-      clearTimeout(timer);
-      watcher.close();
-    },
-  };
 }

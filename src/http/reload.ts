@@ -11,9 +11,9 @@ import type { ServedCatalog } from './state.ts';
  * Loads never overlap: edits made during a load are picked up by one more load after it.
  *
  * @example
- * const watcher = reloadOnChange(served, { dir: './data', defaultLanguage: 'en-US' }, log);
+ * reloadOnChange(served, { dir: './data', defaultLanguage: 'en-US' }, log); // for the life of the process
  */
-export function reloadOnChange(served: ServedCatalog, options: { dir: string; defaultLanguage: string }, log: Logger): { close(): void } {
+export function reloadOnChange(served: ServedCatalog, options: { dir: string; defaultLanguage: string }, log: Logger): void {
   let loading = false;
   let pending = false;
 
@@ -42,5 +42,5 @@ export function reloadOnChange(served: ServedCatalog, options: { dir: string; de
     }
   };
 
-  return watchJsonFiles(options.dir, () => void reload(), (error) => log.warn(`stopped watching ${options.dir}: ${error.message}`));
+  watchJsonFiles(options.dir, () => void reload(), (error) => log.warn(`stopped watching ${options.dir}: ${error.message}`));
 }
