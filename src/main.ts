@@ -7,6 +7,7 @@ import { createLogger } from './config/logger.ts';
 import { createServer } from './http/app.ts';
 import { createLimits } from './limits/limits.ts';
 import { ServedCatalog } from './http/state.ts';
+import { reloadOnChange } from './http/reload.ts';
 import { serve, stopOnSignals } from './http/serve.ts';
 
 const settings = readConfig();
@@ -40,4 +41,8 @@ const server = await serve(createServer({ served, config, log, accounts, ...(lim
 const { port } = server.address() as AddressInfo;
 const shown = config.HOST === '0.0.0.0' || config.HOST === '::' ? 'localhost' : config.HOST;
 log.info(`listening on http://${shown}:${port} (bound to ${config.HOST})`);
+if (config.WATCH_DATA) {
+  reloadOnChange(served, { dir: config.DATA_DIR, defaultLanguage: config.DEFAULT_LANGUAGE }, log);
+  log.info(`watching ${config.DATA_DIR}: every edit is checked and served without a restart`);
+}
 stopOnSignals(server, log.info);

@@ -15,20 +15,31 @@ const PATTERN_RULES: Record<string, string> = {
 
 const ajv = createAjv();
 
-/** `POST /api/v1/auth/register` and `npm run accounts -- create`. */
-const registerBody = ajv.compile<RegisterBody>({
+/**
+ * The body of `POST /api/v1/auth/register` and `npm run accounts -- create`, as JSON Schema
+ * (checked here, published in the OpenAPI document).
+ *
+ * @example
+ * REGISTER_BODY_SCHEMA.required; // ['first_name', 'last_name', 'username', 'email', 'password']
+ */
+export const REGISTER_BODY_SCHEMA = {
   type: 'object',
   properties: { first_name: name, last_name: name, username, email, password, role: { type: 'string', enum: ROLES } },
   required: ['first_name', 'last_name', 'username', 'email', 'password'],
   additionalProperties: false,
-});
+} as const;
+
+const registerBody = ajv.compile<RegisterBody>(REGISTER_BODY_SCHEMA);
 
 /**
  * `authenticate` and `delete`. Looser than registration on purpose: a username that could
  * never be registered is simply wrong credentials, and rules tightened later must not lock
  * out accounts made under the old ones.
+ *
+ * @example
+ * CREDENTIALS_BODY_SCHEMA.required; // ['username', 'password']
  */
-const credentialsBody = ajv.compile<CredentialsBody>({
+export const CREDENTIALS_BODY_SCHEMA = {
   type: 'object',
   properties: {
     username: { type: 'string', minLength: 1, maxLength: 100 },
@@ -37,7 +48,9 @@ const credentialsBody = ajv.compile<CredentialsBody>({
   },
   required: ['username', 'password'],
   additionalProperties: false,
-});
+} as const;
+
+const credentialsBody = ajv.compile<CredentialsBody>(CREDENTIALS_BODY_SCHEMA);
 
 /** A valid registration body. @example const body: RegisterBody = { first_name: 'Ana', last_name: 'Lima', username: 'ana', email: 'ana@example.org', password: 'a long secret' }; */
 export interface RegisterBody {

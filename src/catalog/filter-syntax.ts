@@ -48,7 +48,43 @@ function typedList(field: FieldInfo, raw: string): { values: Scalar[] } | { erro
   return { values };
 }
 
+/** Numbers and dates (not lists) compare and take ranges. */
 const ordered = (field: FieldInfo) => field.kind !== 'string' && !field.list;
+/** Text fields, lists of text included, take the substring operators. */
+const textual = (field: FieldInfo) => field.kind === 'string';
+
+/** One operator of the filter syntax: how it is written and what it means on a field. */
+export interface FilterOperator {
+  syntax: string;
+  meaning: string;
+  /** Meaning on a list field, where it differs. */
+  onList?: string;
+  applies(field: FieldInfo): boolean;
+}
+
+/**
+ * Every operator `parseFilter` reads and the fields it applies to, as the OpenAPI document
+ * describes them (a test holds the two together).
+ *
+ * @example
+ * FILTER_OPERATORS.filter((o) => o.applies(family('actors').fields.get('gender')!)).map((o) => o.syntax);
+ * // ['v', '=v', '!v', ':a,b', '!:a,b', '>v', '>=v', '<v', '<=v', 'a::b']
+ */
+export const FILTER_OPERATORS: readonly FilterOperator[] = [
+  { syntax: 'v', meaning: 'equals', onList: 'contains v', applies: () => true },
+  { syntax: '=v', meaning: 'equals, taking v literally', onList: 'contains v, taken literally', applies: () => true },
+  { syntax: '!v', meaning: 'not equal', onList: 'does not contain v', applies: () => true },
+  { syntax: '*v', meaning: 'contains the text, ignoring case', onList: 'an element contains the text', applies: textual },
+  { syntax: '!*v', meaning: 'does not contain the text', onList: 'no element contains the text', applies: textual },
+  { syntax: ':a,b', meaning: 'one of', onList: 'contains all of them', applies: () => true },
+  { syntax: '!:a,b', meaning: 'none of', onList: 'contains none of them', applies: () => true },
+  { syntax: 'a,b', meaning: 'contains all of them', applies: (field) => field.list },
+  { syntax: '>v', meaning: 'greater than', applies: ordered },
+  { syntax: '>=v', meaning: 'greater than or equal', applies: ordered },
+  { syntax: '<v', meaning: 'less than', applies: ordered },
+  { syntax: '<=v', meaning: 'less than or equal', applies: ordered },
+  { syntax: 'a::b', meaning: 'between, inclusive', applies: ordered },
+];
 
 /**
  * Reads one filter value in HawAPI's operator syntax (the operator only at the start):
@@ -82,7 +118,7 @@ export function parseFilter(field: FieldInfo, raw: string): { condition: Conditi
       return single('ne');
     case '*':
     case '!*':
-      if (field.kind !== 'string') return fail(operator);
+      if (!textual(field)) return fail(operator);
       return { condition: { field: name, op: operator === '*' ? 'contains' : 'not-contains', value: rest } };
     case ':':
       return several(field.list ? 'all' : 'any');

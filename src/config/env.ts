@@ -69,6 +69,7 @@ export const VARIABLES = {
   PORT: { default: '3000', description: 'TCP port to listen on (0 picks a free one)', parse: integer(0, 65535) },
   HOST: { default: '0.0.0.0', description: 'Address to bind', parse: text },
   DATA_DIR: { default: './data', description: 'Catalog data directory', parse: text },
+  WATCH_DATA: { default: 'false', description: '`true` checks and serves every edit under `DATA_DIR` without a restart (`npm run dev` sets it)', parse: flag },
   DEFAULT_LANGUAGE: {
     default: 'en-US',
     description: "Language served when a request names none; must be listed in the overview's `languages`",

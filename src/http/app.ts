@@ -21,6 +21,7 @@ import { byAccount } from '../limits/clients.ts';
 import type { Limits } from '../limits/limits.ts';
 import { bearerAuth } from '../accounts/bearer.ts';
 import { accountRoutes } from '../accounts/routes.ts';
+import { docsRoutes } from '../docs/routes.ts';
 import type { AccountService } from '../accounts/service.ts';
 
 export interface AppOptions {
@@ -60,6 +61,7 @@ export function createApp({ served, config, log, accounts, limits }: AppOptions,
   const app = new Koa({ proxy: config.TRUST_PROXY });
   const router = catalogRouter({ served, config });
   accountRoutes(router, accounts, limits?.loginGuard());
+  docsRoutes(router, { served, config });
   if (fast) app.use(fast.remember());
   if (config.LOG_LEVEL === 'info') app.use(accessLog(log));
   app.use(cors({ origin: '*', allowHeaders: ['Authorization', 'Content-Type'], exposeHeaders: EXPOSED_HEADERS, maxAge: 86400 }));

@@ -3,10 +3,13 @@ import { once } from 'node:events';
 
 export const ROOT = new URL('../../', import.meta.url).pathname;
 
-/** Starts `src/main.ts` (through tsx, as `npm start` does) with extra environment variables. */
-export function startServer(env: Record<string, string>): { child: ChildProcess; output: () => string } {
+/**
+ * Starts `script` (`src/main.ts` unless given, through tsx as `npm start` does) with extra
+ * environment variables.
+ */
+export function startServer(env: Record<string, string>, script = 'src/main.ts'): { child: ChildProcess; output: () => string } {
   let output = '';
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+  const child = spawn(process.execPath, ['--import', 'tsx', script], {
     cwd: ROOT,
     env: { ...process.env, PORT: '0', HOST: '127.0.0.1', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -1,0 +1,179 @@
+import { FAMILIES, type Family } from '../catalog/families.ts';
+import { listParameters, parameter } from './parameters.ts';
+import { ALWAYS, errorResponse, PAGE_HEADERS, response, success } from './responses.ts';
+import { componentName, ref, type Json } from './schemas.ts';
+
+/** The tag grouping a family's operations. @example familyTag(family('actors')); // 'Actors' */
+export function familyTag(family: Family): string {
+  return family.name[0]!.toUpperCase() + family.name.slice(1);
+}
+
+const CACHED = ['ETag', 'Cache-Control'];
+
+/** Headers of a record answer: cache validators, and the language where there is one. */
+function recordHeaders(family: Family, cacheHeaders: readonly string[]): string[] {
+  return [...cacheHeaders, ...(family.translation ? ['Content-Language'] : [])];
+}
+
+/**
+ * `…/translations`, `…/translations/random` and `…/translations/{language}` under `base`.
+ * `located` are the parameters and answers of finding the record (its uuid, or none for the
+ * single overview).
+ */
+function translationPaths(family: Family, base: string, located: { parameters: Json[]; responses: Json }): Record<string, Json> {
+  const name = componentName(family);
+  const tags = [familyTag(family)];
+  const one = ref(`${name}Translation`);
+  const common = { tags, parameters: located.parameters };
+  return {
+    [`${base}/translations`]: {
+      get: {
+        ...common,
+        operationId: `list${name}Translations`,
+        summary: `Every translation of the ${family.singular}`,
+        responses: { 200: success('The translations, one per language', { type: 'array', items: one }, ['Content-Language', ...CACHED]), 304: response('NotModified'), ...located.responses, ...ALWAYS },
+      },
+    },
+    [`${base}/translations/random`]: {
+      get: {
+        ...common,
+        operationId: `random${name}Translation`,
+        summary: `A random translation of the ${family.singular}`,
+        responses: { 200: success('One of its translations', one, ['Content-Language', 'Cache-Control']), ...located.responses, ...ALWAYS },
+      },
+    },
+    [`${base}/translations/{language}`]: {
+      get: {
+        ...common,
+        parameters: [...located.parameters, parameter('TranslationLanguage')],
+        operationId: `get${name}Translation`,
+        summary: `The ${family.singular}'s translation in one language`,
+        responses: {
+          200: success('The translation', one, ['Content-Language', ...CACHED]),
+          304: response('NotModified'),
+          400: errorResponse('A malformed uuid, or a language the catalog does not have'),
+          404: errorResponse(`No such ${family.singular}, or it has no translation in that language`),
+          ...ALWAYS,
+        },
+      },
+    },
+  };
+}
+
+/** The list, random and by-uuid routes of a family (not the overview), and its translations. */
+function familyPaths(family: Family): Record<string, Json> {
+  const name = componentName(family);
+  const base = `/api/v1/${family.name}`;
+  const tags = [familyTag(family)];
+  const language = family.translation ? [parameter('Language'), parameter('AcceptLanguage')] : [];
+  const badLanguage = family.translation ? errorResponse('A language the catalog does not have') : undefined;
+  const byUuid = {
+    parameters: [parameter('Uuid')],
+    responses: { 400: errorResponse(`A malformed uuid${badLanguage ? ', or a language the catalog does not have' : ''}`), 404: errorResponse(`No such ${family.singular}`) },
+  };
+  return {
+    [base]: {
+      get: {
+        tags,
+        operationId: `list${familyTag(family)}`,
+        summary: `A page of ${family.name}, filtered and sorted`,
+        description: `Every query parameter but \`page\`, \`size\`, \`sort\`, \`order\`${family.translation ? ' and `language`' : ''} filters on the field it names; several combine with AND. An unknown one is a 400 listing the filterable fields.`,
+        parameters: listParameters(family),
+        responses: {
+          200: success(`A page of ${family.name} (a bare JSON array)`, { type: 'array', items: ref(name) }, [...PAGE_HEADERS, ...recordHeaders(family, CACHED)]),
+          304: response('NotModified'),
+          400: errorResponse('A malformed parameter, an unknown filter or sort field, or a value of the wrong type'),
+          ...ALWAYS,
+        },
+      },
+    },
+    [`${base}/random`]: {
+      get: {
+        tags,
+        operationId: `random${name}`,
+        summary: `A random ${family.singular}`,
+        parameters: language,
+        responses: {
+          200: success(`A ${family.singular} picked at random (never cached)`, ref(name), recordHeaders(family, ['Cache-Control'])),
+          ...(badLanguage ? { 400: badLanguage } : {}),
+          404: errorResponse(`There are no ${family.name}`),
+          ...ALWAYS,
+        },
+      },
+    },
+    [`${base}/{uuid}`]: {
+      get: {
+        tags,
+        operationId: `get${name}`,
+        summary: `One ${family.singular} by uuid`,
+        parameters: [parameter('Uuid'), ...language],
+        responses: { 200: success(`The ${family.singular}`, ref(name), recordHeaders(family, CACHED)), 304: response('NotModified'), ...byUuid.responses, ...ALWAYS },
+      },
+    },
+    ...(family.translation ? translationPaths(family, `${base}/{uuid}`, byUuid) : {}),
+  };
+}
+
+/** `/api/v1/overview`, by its uuid, and its translations. */
+function overviewPaths(overview: Family): Record<string, Json> {
+  const tags = [familyTag(overview)];
+  const answer = {
+    200: success('The series overview, with `data_count`', ref('Overview'), recordHeaders(overview, CACHED)),
+    304: response('NotModified'),
+    400: errorResponse('A language the catalog does not have'),
+  };
+  const language = [parameter('Language'), parameter('AcceptLanguage')];
+  return {
+    '/api/v1/overview': { get: { tags, operationId: 'getOverview', summary: 'The series overview', parameters: language, responses: { ...answer, ...ALWAYS } } },
+    ...translationPaths(overview, '/api/v1/overview', { parameters: [], responses: {} }),
+    '/api/v1/overview/{uuid}': {
+      get: {
+        tags,
+        operationId: 'getOverviewByUuid',
+        summary: 'The series overview, by its uuid',
+        parameters: [parameter('Uuid'), ...language],
+        responses: { ...answer, 404: errorResponse('Not the overview\'s uuid'), ...ALWAYS },
+      },
+    },
+  };
+}
+
+/** An actor's social accounts. */
+function socialPaths(): Record<string, Json> {
+  const tags = ['Actors'];
+  const actor = { 400: errorResponse('A malformed uuid'), 404: errorResponse('No such actor') };
+  const list = { type: 'array', items: ref('Social') };
+  const base = '/api/v1/actors/{uuid}/socials';
+  return {
+    [base]: {
+      get: { tags, operationId: 'listActorSocials', summary: "The actor's social accounts", parameters: [parameter('Uuid')], responses: { 200: success('Every social account', list, CACHED), 304: response('NotModified'), ...actor, ...ALWAYS } },
+    },
+    [`${base}/random`]: {
+      get: { tags, operationId: 'randomActorSocial', summary: 'A random social account of the actor', parameters: [parameter('Uuid')], responses: { 200: success('One of them', ref('Social'), ['Cache-Control']), ...actor, 404: errorResponse('No such actor, or it has no socials'), ...ALWAYS } },
+    },
+    [`${base}/{social}`]: {
+      get: {
+        tags,
+        operationId: 'getActorSocial',
+        summary: 'The actor\'s account on one network',
+        parameters: [parameter('Uuid'), parameter('Social')],
+        responses: { 200: success('The account', ref('Social'), CACHED), 304: response('NotModified'), ...actor, 404: errorResponse('No such actor, or no account on that network'), ...ALWAYS },
+      },
+    },
+  };
+}
+
+/**
+ * Every path of the read API, by family, in the order the router registers them.
+ *
+ * @example
+ * Object.keys(catalogPaths()); // ['/api/v1/overview', …, '/api/v1/actors', '/api/v1/actors/random', …]
+ */
+export function catalogPaths(): Record<string, Json> {
+  const paths: Record<string, Json> = overviewPaths(FAMILIES.get('overview')!);
+  for (const family of FAMILIES.values()) {
+    if (family.name !== 'overview') Object.assign(paths, familyPaths(family));
+    if (family.name === 'actors') Object.assign(paths, socialPaths());
+  }
+  return paths;
+}

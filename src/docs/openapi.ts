@@ -1,0 +1,85 @@
+import { readFileSync } from 'node:fs';
+import { FAMILIES } from '../catalog/families.ts';
+import { FILTER_OPERATORS } from '../catalog/filter-syntax.ts';
+import { catalogPaths, familyTag } from './catalog-paths.ts';
+import { componentParameters, type ParameterOptions } from './parameters.ts';
+import { REFERENCE_ASSETS } from './reference-page.ts';
+import { COMPONENT_RESPONSES, HEADERS, headerRefs, RATE_HEADERS } from './responses.ts';
+import { componentSchemas, type Json } from './schemas.ts';
+import { accountPaths, metaPaths } from './service-paths.ts';
+
+const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string; description: string; license: string };
+
+/** The overview the reference page opens with (Markdown), short so the families show at once. */
+function introduction(): string {
+  const operators = FILTER_OPERATORS.map((o) => `\`${o.syntax}\``).join(' ');
+  return [
+    `${pkg.description}.`,
+    '',
+    `**Lists** answer a bare JSON array: \`page\` and \`size\` page it (\`X-Pagination-*\` and \`Link\` headers say where you are), \`sort\` and \`order\` sort it, and every other parameter filters on the field it names, with an operator at the start of the value (${operators}); each filter parameter says which its field takes and what they mean.`,
+    '',
+    '**Languages**: episodes, seasons, locations, games and the overview are served in the `language` asked for, else the best match of `Accept-Language`, else the default. ' +
+      '**Errors** all have one shape (`Error`). **Caching**: reads carry a strong `ETag`. **Rate limits**: `X-Rate-Limit-*` and `RateLimit` headers on every `/api` answer, 429 with `Retry-After` past the budget; a bearer token from Accounts raises it.',
+  ].join('\n');
+}
+
+/** `/`, the reference page, its assets and this document. */
+function referencePaths(): Record<string, Json> {
+  const tags = ['Reference'];
+  const file = (description: string, type: string, schema: Json = { type: 'string' }) => ({ description, headers: headerRefs(['ETag', 'Cache-Control', ...RATE_HEADERS]), content: { [type]: { schema } } });
+  return {
+    '/': { get: { tags, operationId: 'home', summary: 'Leads a browser to the API reference', responses: { 302: { description: 'Redirect to `/api/docs`', headers: { Location: { schema: { type: 'string', enum: ['/api/docs'] } } } } } } },
+    '/api/docs': { get: { tags, operationId: 'getReferencePage', summary: 'This interactive API reference (works offline)', responses: { 200: file('The page', 'text/html'), 304: { $ref: '#/components/responses/NotModified' } } } },
+    '/api/docs/{asset}': {
+      get: {
+        tags,
+        operationId: 'getReferenceAsset',
+        summary: 'A script, stylesheet or icon of the reference page',
+        parameters: [{ name: 'asset', in: 'path', required: true, schema: { type: 'string', enum: Object.keys(REFERENCE_ASSETS) } }],
+        responses: { 200: file('The file', '*/*'), 304: { $ref: '#/components/responses/NotModified' }, 404: { $ref: '#/components/responses/NotFound' } },
+      },
+    },
+    '/api/openapi.json': {
+      get: { tags, operationId: 'getOpenApi', summary: 'This OpenAPI 3.1 document', responses: { 200: file('The document', 'application/json', { type: 'object', description: 'An OpenAPI 3.1 document' }), 304: { $ref: '#/components/responses/NotModified' } } },
+    },
+  };
+}
+
+/**
+ * The OpenAPI 3.1 document of the whole service, built from the JSON Schemas the loader
+ * validates the data with (records, translations, filterable fields) and the accounts' body
+ * schemas, so it cannot drift from what is checked and served.
+ *
+ * @example
+ * const doc = buildOpenApi({ defaultLanguage: 'en-US', maxPageSize: 50 });
+ * Object.keys(doc.paths as object).length; // 51
+ */
+export function buildOpenApi(options: ParameterOptions): Json {
+  const families = [...FAMILIES.values()].map((family) => ({
+    name: familyTag(family),
+    description:
+      family.name === 'overview'
+        ? 'The series itself, with record counts per family, and its translations'
+        : `A page filtered by any of ${family.fields.size} fields and sorted, one by uuid, a random one${family.translation ? ', and translations' : ''}`,
+  }));
+  return {
+    openapi: '3.1.0',
+    info: { title: 'Series catalog API', version: pkg.version, description: introduction(), license: { name: pkg.license, identifier: pkg.license } },
+    tags: [
+      ...families,
+      { name: 'Accounts', description: 'Sign up, sign in and delete; tokens identify clients to the rate limits' },
+      { name: 'Service', description: 'Service info, liveness and the route list' },
+      { name: 'Reference', description: 'This page and its document' },
+    ],
+    // Any request may carry a bearer token; none is required to read.
+    security: [{}, { bearerAuth: [] }],
+    paths: { ...metaPaths(), ...catalogPaths(), ...accountPaths(), ...referencePaths() },
+    components: {
+      schemas: componentSchemas(),
+      parameters: componentParameters(options),
+      headers: HEADERS,
+      responses: COMPONENT_RESPONSES,
+      securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'A token from `/api/v1/auth/register` or `/api/v1/auth/authenticate`' } },
+    },
+  };
+}

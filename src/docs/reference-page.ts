@@ -1,0 +1,61 @@
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/** One file of the reference page, held in memory. @example ctx.type = file.type; ctx.body = file.body; */
+export interface PageFile {
+  body: Buffer;
+  /** The Content-Type. */
+  type: string;
+  /** Strong ETag of the bytes. */
+  etag: string;
+}
+
+const SWAGGER_UI = dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
+const OWN = fileURLToPath(new URL('./page/', import.meta.url));
+
+/**
+ * The files `/api/docs/{asset}` serves: Swagger UI's bundle, stylesheet and icons from
+ * node_modules, and this service's own starter script and stylesheet.
+ *
+ * @example
+ * REFERENCE_ASSETS['swagger-ui.css'].type; // 'text/css; charset=utf-8'
+ */
+export const REFERENCE_ASSETS: Readonly<Record<string, { dir: string; type: string }>> = {
+  'swagger-ui-bundle.js': { dir: SWAGGER_UI, type: 'text/javascript; charset=utf-8' },
+  'swagger-ui.css': { dir: SWAGGER_UI, type: 'text/css; charset=utf-8' },
+  'favicon-32x32.png': { dir: SWAGGER_UI, type: 'image/png' },
+  'favicon-16x16.png': { dir: SWAGGER_UI, type: 'image/png' },
+  'reference.js': { dir: OWN, type: 'text/javascript; charset=utf-8' },
+  'reference.css': { dir: OWN, type: 'text/css; charset=utf-8' },
+};
+
+/**
+ * What the page may load: only this service, so even online it reaches nothing else.
+ * Swagger UI's stylesheet draws its icons with `data:` images; React sets inline styles.
+ *
+ * @example
+ * ctx.set('Content-Security-Policy', REFERENCE_CSP);
+ */
+export const REFERENCE_CSP =
+  "default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self'; font-src 'self' data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
+
+function read(dir: string, name: string, type: string): PageFile {
+  const body = readFileSync(join(dir, name));
+  return { body, type, etag: `"${createHash('sha1').update(body).digest('base64url').slice(0, 22)}"` };
+}
+
+/**
+ * Reads the reference page and its assets into memory, once: a missing file stops the boot
+ * instead of breaking the page later.
+ *
+ * @example
+ * const { page, assets } = loadReferencePage();
+ * assets.get('swagger-ui.css')!.type; // 'text/css; charset=utf-8'
+ */
+export function loadReferencePage(): { page: PageFile; assets: ReadonlyMap<string, PageFile> } {
+  const assets = new Map(Object.entries(REFERENCE_ASSETS).map(([name, { dir, type }]) => [name, read(dir, name, type)]));
+  return { page: read(OWN, 'index.html', 'text/html; charset=utf-8'), assets };
+}

@@ -1,0 +1,98 @@
+import { ref, type Json } from './schemas.ts';
+
+const integer = { type: 'integer', minimum: 0 };
+const text = { type: 'string' };
+
+/**
+ * Every response header the API sends, for `components.headers`. Names are the wire names
+ * (a test checks them against real answers and the CORS-exposed list).
+ *
+ * @example
+ * HEADERS.ETag.description; // 'Strong validator of this answer: …'
+ */
+export const HEADERS: Record<string, Json> = {
+  'X-Pagination-Page-Index': { description: 'The page served, from 1', schema: integer },
+  'X-Pagination-Page-Size': { description: 'Records on this page', schema: integer },
+  'X-Pagination-Page-Total': { description: 'Pages in all', schema: integer },
+  'X-Pagination-Item-Total': { description: 'Records matching the filters, all pages together', schema: integer },
+  Link: {
+    description: 'RFC 8288 links `first`, `prev`, `next` and `last`, path-absolute, keeping every other parameter',
+    schema: { ...text, examples: ['</api/v1/actors?page=1&size=10>; rel="first", </api/v1/actors?page=2&size=10>; rel="next", …'] },
+  },
+  ETag: { description: 'Strong validator of this answer: send it back in `If-None-Match` to get a 304. Changes when the data changes.', schema: text },
+  'Cache-Control': { description: '`public, max-age=<CACHE_MAX_AGE>` on reads, `no-store` on random picks and tokens', schema: text },
+  'Content-Language': { description: 'The language served (on a translation list: every language listed)', schema: text },
+  'X-Rate-Limit-Remaining': { description: 'Requests left in this window (HawAPI clients read this one)', schema: integer },
+  'X-Rate-Limit-Limit': { description: 'The budget of the window', schema: integer },
+  'X-Rate-Limit-Reset': { description: 'When the budget refills, in epoch seconds', schema: integer },
+  'RateLimit-Policy': { description: '`"<tier>";q=<limit>;w=<window seconds>` (IETF draft)', schema: text },
+  RateLimit: { description: '`"<tier>";r=<remaining>;t=<seconds to reset>` (IETF draft)', schema: text },
+  'Retry-After': { description: 'Seconds to wait before trying again', schema: integer },
+  'X-Rate-Limit-Retry-After-Seconds': { description: 'The same, as HawAPI names it', schema: integer },
+  'WWW-Authenticate': { description: '`Bearer error="invalid_token"` for a refused token, `Bearer` for wrong credentials', schema: text },
+};
+
+/** Headers of every rate-limited answer (absent when `RATE_LIMIT=off`). @example success('…', schema, ['ETag']); // declares these too */
+export const RATE_HEADERS = ['X-Rate-Limit-Remaining', 'X-Rate-Limit-Limit', 'X-Rate-Limit-Reset', 'RateLimit-Policy', 'RateLimit'];
+
+/** Headers of a list answer. @example success('A page', list, [...PAGE_HEADERS, 'ETag']); */
+export const PAGE_HEADERS = ['X-Pagination-Page-Index', 'X-Pagination-Page-Size', 'X-Pagination-Page-Total', 'X-Pagination-Item-Total', 'Link'];
+
+/**
+ * `$ref`s to the named headers, for a response's `headers`.
+ *
+ * @example
+ * headerRefs(['ETag']); // { ETag: { $ref: '#/components/headers/ETag' } }
+ */
+export function headerRefs(names: readonly string[]): Json {
+  return Object.fromEntries(names.map((name) => [name, { $ref: `#/components/headers/${name}` }]));
+}
+
+/**
+ * A 2xx answer with a JSON body and its headers (the rate-limit ones added).
+ *
+ * @example
+ * success('A page of actors', { type: 'array', items: ref('Actor') }, [...PAGE_HEADERS, 'ETag']);
+ */
+export function success(description: string, schema: Json, headers: readonly string[]): Json {
+  return { description, headers: headerRefs([...headers, ...RATE_HEADERS]), content: { 'application/json': { schema } } };
+}
+
+/**
+ * An error answer with the Error body, for when the shared ones do not say enough.
+ *
+ * @example
+ * errorResponse('The family has no records to pick from');
+ */
+export function errorResponse(description: string, headers: readonly string[] = []): Json {
+  return { description, headers: headerRefs([...headers, 'Cache-Control', ...RATE_HEADERS]), content: { 'application/json': { schema: ref('Error') } } };
+}
+
+/**
+ * The shared error answers, for `components.responses`; every one has the Error body.
+ *
+ * @example
+ * COMPONENT_RESPONSES.NotFound.description; // 'No such record'
+ */
+export const COMPONENT_RESPONSES: Record<string, Json> = {
+  NotModified: { description: 'The `If-None-Match` ETag is still current: no body', headers: headerRefs(['ETag', 'Cache-Control', ...RATE_HEADERS]) },
+  BadRequest: errorResponse('A parameter or body is invalid; the message names it and what it accepts'),
+  Unauthorized: errorResponse('The bearer token was refused (malformed, tampered, expired, or its account deleted)', ['WWW-Authenticate']),
+  NotFound: errorResponse('No such record'),
+  PayloadTooLarge: errorResponse('The body is over 16 KB'),
+  UnsupportedMediaType: errorResponse('The body is not `application/json` in UTF-8'),
+  TooManyRequests: errorResponse('Over the rate limit; try again after `Retry-After` seconds', ['Retry-After', 'X-Rate-Limit-Retry-After-Seconds']),
+};
+
+/** A `$ref` to a shared error answer. @example response('NotFound'); // { $ref: '#/components/responses/NotFound' } */
+export function response(name: keyof typeof COMPONENT_RESPONSES): Json {
+  return { $ref: `#/components/responses/${name}` };
+}
+
+/**
+ * The answers every operation may give besides its own: a refused token and the rate limit.
+ *
+ * @example
+ * const responses = { 200: success(...), 404: response('NotFound'), ...ALWAYS };
+ */
+export const ALWAYS: Json = { 401: response('Unauthorized'), 429: response('TooManyRequests') };

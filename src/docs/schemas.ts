@@ -1,0 +1,121 @@
+import { FAMILIES, type Family } from '../catalog/families.ts';
+import { language, listOf, object, type JsonSchema } from '../catalog/schemas/common.ts';
+import { CREDENTIALS_BODY_SCHEMA, REGISTER_BODY_SCHEMA } from '../accounts/schemas.ts';
+import { ROLES } from '../accounts/account.ts';
+
+/** An OpenAPI object, loosely typed: the validator test checks the whole document. @example const item: Json = { get: { operationId: 'ping' } }; */
+export type Json = Record<string, unknown>;
+
+/** The component name of a family's records. @example componentName(family('episodes')); // 'Episode' */
+export function componentName(family: Family): string {
+  return family.singular[0]!.toUpperCase() + family.singular.slice(1);
+}
+
+/** A `$ref` to a component schema. @example ref('Actor'); // { $ref: '#/components/schemas/Actor' } */
+export function ref(name: string): Json {
+  return { $ref: `#/components/schemas/${name}` };
+}
+
+const unique = (names: readonly string[]) => [...new Set(names)];
+
+/**
+ * A record as the API serves it: the family schema with, for translated families, the
+ * translated fields of the served language merged in, plus `language` and `languages`.
+ */
+function servedRecord(family: Family): JsonSchema {
+  const { schema, translation } = family;
+  if (!translation) return schema;
+  const { [translation.parentKey]: _parent, language: _language, ...translated } = translation.schema.properties ?? {};
+  const translatedRequired = (translation.schema.required ?? []).filter((f) => f !== translation.parentKey && f !== 'language');
+  // In the order `present` (src/http/present.ts) writes them.
+  const { uuid, href, ...own } = schema.properties ?? {};
+  const properties = {
+    uuid: uuid!,
+    href: href!,
+    ...translated,
+    languages: { ...listOf(language), description: 'Languages this record has a translation in' },
+    ...own,
+    language: { ...language, description: 'Language the translated fields were served in' },
+  };
+  return object(properties, unique([...(schema.required ?? []), ...translatedRequired, 'language', 'languages']));
+}
+
+/** One translation as served: its language and the translated fields, without the parent's uuid. */
+function servedTranslation(family: Family): JsonSchema {
+  const { parentKey, schema } = family.translation!;
+  const { [parentKey]: _parent, ...properties } = schema.properties ?? {};
+  return object(properties, (schema.required ?? []).filter((f) => f !== parentKey));
+}
+
+/** The overview adds `data_count`: records per family. */
+function overview(family: Family): JsonSchema {
+  const served = servedRecord(family);
+  const families = [...FAMILIES.keys()].filter((name) => name !== 'overview');
+  const counts = object(Object.fromEntries(families.map((name) => [name, { type: 'integer', minimum: 0 }])), families);
+  return object({ ...served.properties, data_count: { ...counts, description: 'Records per family' } }, [...(served.required ?? []), 'data_count']);
+}
+
+/** The one error shape of `errorJson` (src/http/errors.ts). */
+const ERROR: Json = {
+  type: 'object',
+  description: 'Every error answer, whatever its cause',
+  properties: {
+    code: { type: 'integer', description: 'HTTP status code', examples: [400] },
+    status: { type: 'string', description: 'HTTP reason phrase', examples: ['Bad Request'] },
+    method: { type: 'string', examples: ['GET'] },
+    message: { type: 'string', description: 'What was wrong, naming the parameter, field or record', examples: ["Unknown filter 'frist_name' for actors; filterable: uuid, href, …"] },
+    url: { type: 'string', description: 'The request path', examples: ['/api/v1/actors'] },
+    timestamps: { type: 'string', format: 'date-time', description: 'When the error was answered' },
+    params: {
+      type: 'object',
+      description: 'The query parameters, when there were any',
+      additionalProperties: { anyOf: [{ type: 'string' }, { type: 'array', items: { type: 'string' } }] },
+    },
+  },
+  required: ['code', 'status', 'method', 'message', 'url', 'timestamps'],
+  additionalProperties: false,
+};
+
+const text = { type: 'string' };
+const instant = { type: 'string', format: 'date-time' };
+
+const API_INFO_FIELDS = ['title', 'description', 'version', 'url', 'docs', 'github', 'github_home', 'api_url', 'api_version', 'api_path', 'api_base_url', 'license', 'license_url'];
+
+/** `GET /api`: what HawAPI clients read as the API's info. */
+const API_INFO: Json = { type: 'object', properties: Object.fromEntries(API_INFO_FIELDS.map((f) => [f, text])), required: API_INFO_FIELDS, additionalProperties: false };
+
+const REGISTERED = {
+  username: text,
+  email: { type: 'string', format: 'email' },
+  role: { type: 'string', enum: ROLES },
+  token: { type: 'string', description: 'A JWT to send as `Authorization: Bearer <token>`' },
+  token_type: { type: 'string', enum: ['Bearer'] },
+  expires_at: instant,
+};
+
+/**
+ * Every component schema of the OpenAPI document, built from the catalog's JSON Schemas and
+ * the accounts' body schemas, so the document describes exactly what is validated and served.
+ *
+ * @example
+ * componentSchemas().Actor.required; // ['uuid', 'href', 'created_at', 'updated_at', 'first_name']
+ */
+export function componentSchemas(): Record<string, Json> {
+  const schemas: Record<string, Json> = {};
+  for (const family of FAMILIES.values()) {
+    const name = componentName(family);
+    schemas[name] = { ...(family.name === 'overview' ? overview(family) : servedRecord(family)) };
+    if (family.translation) schemas[`${name}Translation`] = { ...servedTranslation(family) };
+  }
+  const socials = FAMILIES.get('actors')!.schema.properties!.socials!;
+  schemas.Social = { ...socials.items! };
+  schemas.Error = ERROR;
+  schemas.ApiInfo = API_INFO;
+  schemas.Endpoint = { type: 'object', properties: { method: { type: 'string', enum: ['GET'] }, path: text }, required: ['method', 'path'], additionalProperties: false };
+  schemas.RegisterBody = REGISTER_BODY_SCHEMA;
+  schemas.CredentialsBody = CREDENTIALS_BODY_SCHEMA;
+  schemas.Registered = { type: 'object', properties: REGISTERED, required: Object.keys(REGISTERED), additionalProperties: false };
+  const authenticated = { ...REGISTERED, created_at: instant, updated_at: instant };
+  schemas.Authenticated = { type: 'object', properties: authenticated, required: Object.keys(authenticated), additionalProperties: false };
+  return schemas;
+}

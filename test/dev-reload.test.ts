@@ -1,0 +1,91 @@
+import type { ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { cp, readFile, rename, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { tempDir } from './helpers/http.ts';
+import { listeningUrl, ROOT, startServer } from './helpers/spawn.ts';
+
+type Row = Record<string, unknown>;
+
+// `npm run dev` on a copy of the embedded catalog, which the tests then edit.
+const data = join(await tempDir(), 'data');
+await cp(join(ROOT, 'data'), data, { recursive: true });
+const dev = startServer({ DATA_DIR: data, ACCOUNTS_FILE: join(await tempDir(), 'accounts.json'), RATE_LIMIT: 'off' }, 'scripts/dev.ts');
+const url = await listeningUrl(dev);
+
+const actors = JSON.parse(await readFile(join(data, 'actors.json'), 'utf8')) as Row[];
+const actor = actors[0]!;
+const actorPath = `/api/v1/actors/${actor.uuid}`;
+
+async function served(path: string): Promise<{ body: Row; etag: string }> {
+  const response = await fetch(url + path, { headers: { 'Accept-Encoding': 'identity' } });
+  assert.is(response.status, 200, path);
+  return { body: (await response.json()) as Row, etag: response.headers.get('etag')! };
+}
+
+/** Polls `check` every 50 ms for at most 15 s (a bound, not a speed requirement). */
+async function until(what: string, check: () => Promise<boolean> | boolean): Promise<void> {
+  const deadline = Date.now() + 15_000;
+  while (Date.now() < deadline) {
+    if (await check()) return;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error(`gave up waiting for ${what}; server output:\n${dev.output()}`);
+}
+
+const writeJson = (file: string, value: unknown) => writeFile(join(data, file), `${JSON.stringify(value, null, 2)}\n`);
+
+test('npm run dev says it watches the data directory', async () => {
+  await until('the watching line', () => dev.output().includes(`watching ${data}`));
+});
+
+test('an edit to a family file is served without a restart, with a new ETag', async () => {
+  const before = await served(actorPath);
+  assert.is(before.body.last_name, actor.last_name);
+  await writeJson('actors.json', actors.map((a, i) => (i === 0 ? { ...a, last_name: 'Edited-in-dev' } : a)));
+  await until('the edited actor', async () => (await served(actorPath)).body.last_name === 'Edited-in-dev');
+  const after = await served(actorPath);
+  assert.is.not(after.etag, before.etag);
+  const page = await served('/api/v1/actors?last_name=Edited-in-dev');
+  assert.equal((page.body as unknown as Row[]).map((a) => a.uuid), [actor.uuid]);
+  assert.match(dev.output(), /reloaded catalog: 110 records/);
+});
+
+test('an edit in the translations folder is served too', async () => {
+  const file = 'translations/episodes_translations.json';
+  const rows = JSON.parse(await readFile(join(data, file), 'utf8')) as Row[];
+  const row = rows.find((r) => r.language === 'pt-BR')!;
+  await writeJson(file, rows.map((r) => (r === row ? { ...r, title: 'Título editado' } : r)));
+  await until('the edited translation', async () => (await served(`/api/v1/episodes/${row.episode_uuid}?language=pt-BR`)).body.title === 'Título editado');
+});
+
+test('an invalid edit prints its problems and the last good catalog keeps serving', async () => {
+  const good = await served(actorPath);
+  const printed = dev.output().length;
+  await writeJson('actors.json', actors.map((a, i) => (i === 0 ? { ...a, last_name: 'Never served', gender: 5 } : a)));
+  await until('the problems to be printed', () => dev.output().slice(printed).includes('still serving the last good catalog'));
+  const report = dev.output().slice(printed);
+  assert.match(report, `actors.json: record 0 (uuid ${actor.uuid}) /gender: must be one of 0, 1, 2, 9, got 5`);
+  const now = await served(actorPath);
+  assert.is(now.body.last_name, 'Edited-in-dev');
+  assert.is(now.etag, good.etag);
+
+  await writeFile(join(data, 'actors.json'), '[{"uuid": ');
+  await until('the syntax error to be printed', () => /actors\.json:1:\d+: invalid JSON/.test(dev.output().slice(printed)));
+  assert.is((await served(actorPath)).body.last_name, 'Edited-in-dev');
+});
+
+test('fixing the file serves it again, also when an editor saves by renaming a new file over it', async () => {
+  await writeJson('actors.json.new', actors);
+  await rename(join(data, 'actors.json.new'), join(data, 'actors.json'));
+  await until('the original actor', async () => (await served(actorPath)).body.last_name === actor.last_name);
+});
+
+test.after(async () => {
+  const child: ChildProcess = dev.child;
+  child.kill('SIGTERM');
+  if (child.exitCode === null) await once(child, 'exit');
+});
+test.run();

@@ -1,0 +1,100 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { FAMILIES } from '../src/catalog/families.ts';
+import { familyTag } from '../src/docs/catalog-paths.ts';
+import { dataFile, json, startApp, tempDir } from './helpers/http.ts';
+import type { Json } from './helpers/openapi.ts';
+
+/** Debian's chromium (packages `chromium` and `chromium-driver`; .ci/run installs them). */
+const CHROMIUM = '/usr/bin/chromium';
+const FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-quic'];
+
+const server = await startApp();
+const origin = new URL(server.url).origin;
+const dir = await tempDir();
+const doc = await json<Json>(await server.get('/api/openapi.json'));
+
+/** Every request the page made, and those that tried to leave this machine (all blocked). */
+const requested: string[] = [];
+const blocked: string[] = [];
+const problems: string[] = [];
+let context: BrowserContext | undefined;
+let page: Page;
+
+const isLoopback = (url: URL) => ['127.0.0.1', 'localhost', '[::1]'].includes(url.hostname);
+
+/** operationIds of every operation under `tag`. */
+function operationsOf(tag: string): string[] {
+  return Object.values(doc.paths as Json).flatMap((item) => Object.values(item as Json).filter((op) => op.tags?.includes(tag)).map((op) => String(op.operationId)));
+}
+
+// In a test, not in test.before: uvu 0.5 reports a failing before hook as a pass.
+test('headless Chromium starts, with every request off this machine blocked', async () => {
+  assert.ok(existsSync(CHROMIUM), `${CHROMIUM} is missing: apt-get install chromium chromium-driver (.ci/run does)`);
+  context = await chromium.launchPersistentContext(join(dir, 'profile'), { executablePath: CHROMIUM, headless: true, args: FLAGS, viewport: { width: 1280, height: 900 } });
+  // The network is cut off: only this machine answers, as in a classroom without internet.
+  await context.route('**/*', (route) => {
+    const url = new URL(route.request().url());
+    if (isLoopback(url)) return route.continue();
+    blocked.push(url.href);
+    return route.abort('blockedbyclient');
+  });
+  context.on('request', (request) => requested.push(request.url()));
+  context.setDefaultTimeout(15_000);
+  page = context.pages()[0] ?? (await context.newPage());
+  page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
+  page.on('console', (message) => {
+    if (message.type() === 'error') problems.push(`console: ${message.text()}`);
+  });
+});
+
+test.after(async () => {
+  await context?.close();
+  await server.close();
+});
+
+test('GET / in a browser lands on the reference, which shows every family and its endpoints', async () => {
+  await page.goto(`${server.url}/`);
+  assert.is(new URL(page.url()).pathname, '/api/docs');
+  await page.locator('.info h1.title', { hasText: 'Series catalog API' }).waitFor();
+  for (const family of FAMILIES.values()) {
+    const tag = familyTag(family);
+    await page.locator(`#operations-tag-${tag}`).waitFor();
+    const operations = operationsOf(tag);
+    assert.ok(operations.length >= 3, `${tag}: ${operations.join(', ')}`);
+    for (const id of operations) await page.locator(`#operations-${tag}-${id}`).waitFor();
+  }
+  await page.screenshot({ path: join(dir, 'reference.png') });
+  await page.screenshot({ path: join(dir, 'reference-full.png'), fullPage: true });
+  assert.ok(existsSync(join(dir, 'reference-full.png')));
+  console.log(`  reference page screenshots in ${dir}`);
+});
+
+test('trying a list from the page calls this service and shows its answer', async () => {
+  const [first] = await dataFile('actors.json');
+  const operation = page.locator('#operations-Actors-listActors');
+  await operation.locator('.opblock-summary-control').click();
+  await operation.locator('.try-out__btn').click();
+  await operation.locator('tr[data-param-name="size"] input').fill('2');
+  await operation.locator('.execute').click();
+  const answer = operation.locator('.live-responses-table tbody .response-col_status').first();
+  await answer.waitFor();
+  assert.is((await answer.innerText()).trim(), '200');
+  assert.match(await operation.locator('.live-responses-table .microlight').first().innerText(), String(first!.uuid));
+  await operation.locator('.live-responses-table').scrollIntoViewIfNeeded();
+  await page.screenshot({ path: join(dir, 'reference-try-it-out.png') });
+});
+
+test('nothing was fetched from outside the service, and the page reported no error', () => {
+  assert.equal(blocked, []);
+  assert.ok(requested.some((url) => url.endsWith('/api/docs/swagger-ui-bundle.js')), requested.join('\n'));
+  assert.ok(requested.some((url) => url.endsWith('/api/openapi.json')));
+  const elsewhere = requested.filter((url) => !/^(data|blob):/.test(url) && new URL(url).origin !== origin);
+  assert.equal(elsewhere, []);
+  assert.equal(problems, []);
+});
+
+test.run();
