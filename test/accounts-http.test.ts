@@ -9,10 +9,8 @@ const REGISTER = '/api/v1/auth/register';
 const AUTHENTICATE = '/api/v1/auth/authenticate';
 const DELETE = '/api/v1/auth/delete';
 
-const test = suite<{ app: RunningApp }>('accounts over HTTP', {} as { app: RunningApp });
-test.before(async (context) => {
-  context.app = await startApp();
-});
+// Set up at the top level, not in test.before: uvu 0.5 reports a failing before hook as a pass.
+const test = suite<{ app: RunningApp }>('accounts over HTTP', { app: await startApp() });
 test.after(async ({ app }) => app.close());
 
 /** The service's one error shape, with `status` and a message matching `message`. */
