@@ -1,4 +1,5 @@
 import { get } from 'node:http';
+import { relationsOf, servedFields } from '../src/http/shape.ts';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { CREDENTIALS_BODY_SCHEMA, REGISTER_BODY_SCHEMA } from '../src/accounts/schemas.ts';
@@ -58,13 +59,21 @@ test('operation ids are unique and every path parameter is declared', () => {
   }
 });
 
-test('each family list has paging, sort, order, its language and one typed filter per field', () => {
+test('each family list has paging, sort, order, its language, search, shape and one typed filter per field', () => {
   for (const family of FAMILIES.values()) {
     if (family.name === 'overview') continue;
     const parameters = operation(resolved, 'GET', `/api/v1/${family.name}`).parameters as Json[];
     const names = parameters.map((p) => p.name);
-    const expected = ['page', 'size', 'sort', 'order', ...(family.translation ? ['language', 'Accept-Language'] : []), ...family.fields.keys()];
+    const shape = relationsOf(family).length ? ['expand', 'fields'] : ['fields'];
+    const expected = ['page', 'size', 'sort', 'order', ...(family.translation ? ['language', 'Accept-Language'] : []), 'q', ...shape, ...family.fields.keys()];
     assert.equal(names, expected, family.name);
+    const expand = parameters.find((p) => p.name === 'expand');
+    if (expand) assert.equal(expand['x-values'], relationsOf(family));
+    assert.equal(parameters.find((p) => p.name === 'fields')!['x-values'], servedFields(family));
+    for (const path of [`/api/v1/${family.name}/{uuid}`, `/api/v1/${family.name}/random`]) {
+      const single = (operation(resolved, 'GET', path).parameters as Json[]).map((p) => p.name);
+      for (const name of shape) assert.ok(single.includes(name), `${path} takes ${name}`);
+    }
     assert.equal(parameters.find((p) => p.name === 'size')!.schema, { type: 'integer', minimum: 1, default: 10 });
     assert.match(parameters.find((p) => p.name === 'size')!.description, /Above 40/);
     const sort = parameters.find((p) => p.name === 'sort')!;

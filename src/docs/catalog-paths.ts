@@ -1,5 +1,5 @@
 import { FAMILIES, type Family } from '../catalog/families.ts';
-import { listParameters, parameter } from './parameters.ts';
+import { listParameters, parameter, shapeParameters } from './parameters.ts';
 import { ALWAYS, errorResponse, PAGE_HEADERS, response, success } from './responses.ts';
 import { componentName, ref, type Json } from './schemas.ts';
 
@@ -77,7 +77,9 @@ function familyPaths(family: Family): Record<string, Json> {
         tags,
         operationId: `list${familyTag(family)}`,
         summary: `A page of ${family.name}, filtered and sorted`,
-        description: `Every query parameter but \`page\`, \`size\`, \`sort\`, \`order\`${family.translation ? ' and `language`' : ''} filters on the field it names; several combine with AND. An unknown one is a 400 listing the filterable fields.`,
+        description:
+          `Every query parameter but \`page\`, \`size\`, \`sort\`, \`order\`, \`q\`, \`expand\`, \`fields\`${family.translation ? ' and `language`' : ''} filters on the field it names; several combine with AND. An unknown one is a 400 listing the filterable fields. ` +
+          'With `expand`, relation fields hold the related records instead of their hrefs; with `fields`, only `uuid`, `href` and the named fields are returned.',
         parameters: listParameters(family),
         responses: {
           200: success(`A page of ${family.name} (a bare JSON array)`, { type: 'array', items: ref(name) }, [...PAGE_HEADERS, ...recordHeaders(family, CACHED)]),
@@ -92,7 +94,7 @@ function familyPaths(family: Family): Record<string, Json> {
         tags,
         operationId: `random${name}`,
         summary: `A random ${family.singular}`,
-        parameters: language,
+        parameters: [...language, ...shapeParameters(family)],
         responses: {
           200: success(`A ${family.singular} picked at random (never cached)`, ref(name), recordHeaders(family, ['Cache-Control'])),
           ...(badLanguage ? { 400: badLanguage } : {}),
@@ -106,7 +108,7 @@ function familyPaths(family: Family): Record<string, Json> {
         tags,
         operationId: `get${name}`,
         summary: `One ${family.singular} by uuid`,
-        parameters: [parameter('Uuid'), ...language],
+        parameters: [parameter('Uuid'), ...language, ...shapeParameters(family)],
         responses: { 200: success(`The ${family.singular}`, ref(name), recordHeaders(family, CACHED)), 304: response('NotModified'), ...byUuid.responses, ...ALWAYS },
       },
     },

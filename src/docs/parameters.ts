@@ -1,6 +1,7 @@
 import { FAMILIES, type Family, type FieldInfo } from '../catalog/families.ts';
 import { FILTER_OPERATORS } from '../catalog/filter-syntax.ts';
 import { sortableFields } from '../http/list-query.ts';
+import { relationsOf, servedFields } from '../http/shape.ts';
 import type { Json } from './schemas.ts';
 
 /** What the parameter descriptions say about this deployment. @example const options: ParameterOptions = { defaultLanguage: 'en-US', maxPageSize: 50 }; */
@@ -84,9 +85,54 @@ function filterParameter(field: FieldInfo): Json {
   };
 }
 
+/** `q` of a family's list: which fields it searches, how words match, how hits are ranked. */
+function searchParameter(family: Family): Json {
+  const text = [...family.fields.values()].filter((f) => f.text).map((f) => `\`${f.name}\``);
+  return {
+    name: 'q',
+    in: 'query',
+    required: false,
+    description:
+      `Words to search for in ${text.join(', ')}${family.translation ? ' (translated fields in the served language)' : ''}. ` +
+      'Case and accents are ignored (`sao paulo` finds `São Paulo`); every word must match, each as the start of a word (`wil` finds `Willow`). ' +
+      'Combines with filters, sort and paging; without `sort`, records whose names or titles hold more of the words come first, then file order.',
+    schema: { type: 'string', examples: ['signal tide'] },
+  };
+}
+
 /**
- * Every parameter of a family's list: paging, sort, language (translated families) and one
- * filter per filterable field.
+ * `expand` (when the family has relations) and `fields`, for lists and single records.
+ *
+ * @example
+ * shapeParameters(family('episodes')).map((p) => p.name); // ['expand', 'fields']
+ */
+export function shapeParameters(family: Family): Json[] {
+  const relations = relationsOf(family);
+  const fields = servedFields(family);
+  const expand: Json = {
+    name: 'expand',
+    in: 'query',
+    required: false,
+    description:
+      `Comma-separated relations to replace by the related records themselves (one level deep, in the served language): ${relations.map((r) => `\`${r}\``).join(', ')}. ` +
+      'An unknown relation is a 400 listing them.',
+    schema: { type: 'string', examples: [relations.join(',')] },
+    'x-values': relations,
+  };
+  const picked: Json = {
+    name: 'fields',
+    in: 'query',
+    required: false,
+    description: 'Comma-separated fields to return; `uuid` and `href` always come too, and every other field is left out. An unknown field is a 400 listing them.',
+    schema: { type: 'string', examples: [fields.slice(2, 4).join(',')] },
+    'x-values': fields,
+  };
+  return relations.length ? [expand, picked] : [picked];
+}
+
+/**
+ * Every parameter of a family's list: paging, sort, language (translated families), search,
+ * shape and one filter per filterable field.
  *
  * @example
  * listParameters(family('actors')).map((p) => p.name ?? p.$ref);
@@ -105,5 +151,14 @@ export function listParameters(family: Family): Json[] {
     schema: { type: 'string', examples: [`${example},desc`] },
   };
   const language = family.translation ? [parameter('Language'), parameter('AcceptLanguage')] : [];
-  return [parameter('Page'), parameter('Size'), sort, parameter('Order'), ...language, ...[...family.fields.values()].map(filterParameter)];
+  return [
+    parameter('Page'),
+    parameter('Size'),
+    sort,
+    parameter('Order'),
+    ...language,
+    searchParameter(family),
+    ...shapeParameters(family),
+    ...[...family.fields.values()].map(filterParameter),
+  ];
 }
