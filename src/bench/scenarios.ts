@@ -44,6 +44,9 @@ export async function scenariosFor(dir: string): Promise<Scenario[]> {
   const episodes = await rows(dir, 'episodes.json');
   if (!actor || episodes.length === 0) throw new Error(`${dir} needs actors and episodes to benchmark`);
   const season = String(episodes[0]!.season);
+  const titles = await rows(dir, 'translations/episodes_translations.json');
+  const title = String(titles.find((t) => t.episode_uuid === episodes[0]!.uuid && t.language === 'en-US')?.title ?? 'signal');
+  const searchWords = title.toLowerCase().split(/\s+/).slice(0, 2).join(' ');
   const duration = Number(episodes[0]!.duration);
   const none = {};
   return [
@@ -64,6 +67,7 @@ export async function scenariosFor(dir: string): Promise<Scenario[]> {
       jsonServer: { path: '/soundtracks?_sort=duration&_order=desc&_page=2&_limit=10', headers: none },
     },
     { name: 'translated (pt-BR)', status: 200, target: 0.5, ours: { path: '/api/v1/episodes?language=pt-BR', headers: none } },
+    { name: 'search (2 words)', status: 200, target: 0.5, ours: { path: `/api/v1/episodes?q=${encodeURIComponent(searchWords)}`, headers: none } },
     { name: 'revalidation 304', status: 304, target: 0.65, ours: { path: `/api/v1/actors/${actor.uuid}`, headers: { 'if-none-match': '' } }, jsonServer: { path: `/actors/${actor.uuid}`, headers: { 'if-none-match': '' } } },
     { name: 'not found 404', status: 404, target: 0, ours: { path: `/api/v1/actors/${MISSING}`, headers: none }, jsonServer: { path: `/actors/${MISSING}`, headers: none } },
   ];
