@@ -26,67 +26,76 @@ function sortKeys(keys: Scalar[]): Scalar[] {
   return keys.sort(compareKeys);
 }
 
+/** Positions of one value as collected: one position, or several before they are packed. */
+type Entry = number | number[] | Postings;
+
+/** An entry as postings (one position or a collected list becomes an Int32Array). */
+function postingsOf(entry: Entry): Postings {
+  if (typeof entry === 'number') return Int32Array.of(entry);
+  return entry instanceof Int32Array ? entry : Int32Array.from(entry);
+}
+
 /**
  * An inverted index of one field: each distinct value with the sorted positions holding it.
- * List fields index every element. Keys are kept sorted (numbers numerically, strings by code
- * unit, which orders ISO dates chronologically), so range conditions are a binary search.
+ * List fields index every element. Lookups of a value go straight to a map; the values'
+ * order (numbers numerically, strings by code unit, which orders ISO dates chronologically)
+ * is worked out the first time a range, prefix or sort needs it, then kept, so a field that
+ * is only ever matched exactly never pays for sorting its values.
  *
  * @example
  * const index = FieldIndex.build(['a', ['b', 'a'], undefined]);
  * index.get('a'); // Int32Array [0, 1]
  */
 export class FieldIndex {
-  private lowerKeys?: string[];
-  /** `counts[slot]`: positions held by the keys before `slot`, for sizing ranges without reading them. */
-  private counts?: Float64Array;
+  private ordered?: { keys: Scalar[]; counts: Float64Array };
 
-  private constructor(
-    readonly keys: Scalar[],
-    private readonly postings: (number | Postings)[],
-    private readonly slots: Map<Scalar, number>,
-  ) {}
+  private constructor(private readonly entries: Map<Scalar, Entry>) {}
 
   /**
    * Builds from each position's value: a scalar, a list of scalars, or undefined (or `[]`)
    * when the record lacks the field.
    */
   static build(valuesByPosition: ReadonlyArray<Scalar | readonly Scalar[] | undefined>): FieldIndex {
-    // One position stays a plain number (most values of large families are unique), and the
-    // map that collects positions becomes the key → slot lookup, so no second map is built.
-    const found = new Map<Scalar, number | number[]>();
-    const add = (value: Scalar, position: number) => {
-      const seen = found.get(value);
-      if (seen === undefined) found.set(value, position);
-      else if (typeof seen === 'number') {
-        if (seen !== position) found.set(value, [seen, position]);
-      } else if (seen[seen.length - 1] !== position) seen.push(position);
-    };
+    const builder = new FieldIndexBuilder();
     for (let position = 0; position < valuesByPosition.length; position++) {
       const values = valuesByPosition[position];
       if (values === undefined) continue;
-      if (typeof values === 'object') for (const value of values) add(value, position);
-      else add(values, position);
+      if (typeof values === 'object') for (const value of values) builder.add(value, position);
+      else builder.add(values, position);
     }
-    const keys = sortKeys([...found.keys()]);
-    const postings = new Array<number | Postings>(keys.length);
-    const slots = found as unknown as Map<Scalar, number>;
-    for (let slot = 0; slot < keys.length; slot++) {
-      const seen = found.get(keys[slot]!)!;
-      postings[slot] = typeof seen === 'number' ? seen : Int32Array.from(seen);
-      slots.set(keys[slot]!, slot);
-    }
-    return new FieldIndex(keys, postings, slots);
+    return builder.build();
   }
 
-  private at(slot: number): Postings {
-    const entry = this.postings[slot]!;
-    return typeof entry === 'number' ? Int32Array.of(entry) : entry;
+  /** The index of what a builder collected (see FieldIndexBuilder). */
+  static fromFound(found: Map<Scalar, number | number[]>): FieldIndex {
+    return new FieldIndex(found);
+  }
+
+  /** The distinct values in order, and `counts[i]`: positions held by the values before the i-th. */
+  private order(): { keys: Scalar[]; counts: Float64Array } {
+    if (!this.ordered) {
+      const keys = sortKeys([...this.entries.keys()]);
+      const counts = new Float64Array(keys.length + 1);
+      keys.forEach((key, i) => {
+        const entry = this.entries.get(key)!;
+        counts[i + 1] = counts[i]! + (typeof entry === 'number' ? 1 : entry.length);
+      });
+      this.ordered = { keys, counts };
+    }
+    return this.ordered;
   }
 
   /** Positions holding `value`. */
   get(value: Scalar): Postings {
-    const slot = this.slots.get(value);
-    return slot === undefined ? EMPTY : this.at(slot);
+    const entry = this.entries.get(value);
+    if (entry === undefined) return EMPTY;
+    if (typeof entry === 'object' && !(entry instanceof Int32Array)) {
+      // Packed on first read and kept packed.
+      const packed = Int32Array.from(entry);
+      this.entries.set(value, packed);
+      return packed;
+    }
+    return postingsOf(entry);
   }
 
   /** Positions holding at least one of `values`. */
@@ -102,82 +111,108 @@ export class FieldIndex {
 
   /** Positions with a value containing `needle`, ignoring case; scans distinct values only. */
   contains(needle: string): Postings {
-    this.lowerKeys ??= this.keys.map((key) => String(key).toLowerCase());
     const wanted = needle.toLowerCase();
     const lists: Postings[] = [];
-    this.lowerKeys.forEach((key, slot) => {
-      if (key.includes(wanted)) lists.push(this.at(slot));
-    });
+    for (const key of this.entries.keys()) if (String(key).toLowerCase().includes(wanted)) lists.push(this.get(key));
     return union(lists);
   }
 
   /** Positions with a value starting with `prefix` (string keys): a binary search, then the matching keys only. */
   prefix(prefix: string): Postings {
+    const { keys } = this.order();
     const lists: Postings[] = [];
-    for (let slot = this.bound(prefix, false); slot < this.keys.length; slot++) {
-      const key = this.keys[slot]!;
+    for (let i = this.bound(prefix, false); i < keys.length; i++) {
+      const key = keys[i]!;
       if (typeof key !== 'string' || !key.startsWith(prefix)) break;
-      lists.push(this.at(slot));
+      lists.push(this.get(key));
     }
     return union(lists);
   }
 
-  /** Rough bytes held (keys, postings, lookup map), for the boot summary. */
+  /** Rough bytes held (values, positions, lookup map), for the boot summary. */
   approximateBytes(): number {
     let bytes = 0;
-    for (const key of this.keys) bytes += (typeof key === 'string' ? 2 * key.length + 24 : 8) + 80;
-    for (const entry of this.postings) bytes += typeof entry === 'number' ? 8 : 4 * entry.length + 96;
+    for (const [key, entry] of this.entries) {
+      bytes += (typeof key === 'string' ? 2 * key.length + 24 : 8) + 80;
+      bytes += typeof entry === 'number' ? 8 : 4 * entry.length + 96;
+    }
     return bytes;
   }
 
   /** Positions with a value inside `range`. */
   range(range: Range): Postings {
+    const { keys } = this.order();
     const lists: Postings[] = [];
-    for (let [from, to] = this.slotRange(range); from < to; from++) lists.push(this.at(from));
+    for (let [from, to] = this.slotRange(range); from < to; from++) lists.push(this.get(keys[from]!));
     return union(lists);
   }
 
   /** How many (position, value) pairs `range` holds: what `range()` would read, found in O(log n). */
   rangeSize(range: Range): number {
-    if (!this.counts) {
-      this.counts = new Float64Array(this.keys.length + 1);
-      this.postings.forEach((entry, slot) => (this.counts![slot + 1] = this.counts![slot]! + (typeof entry === 'number' ? 1 : entry.length)));
-    }
+    const { counts } = this.order();
     const [from, to] = this.slotRange(range);
-    return this.counts[to]! - this.counts[from]!;
+    return counts[to]! - counts[from]!;
   }
 
   /** How many distinct values there are: the work of a `contains`. */
   get distinct(): number {
-    return this.keys.length;
+    return this.entries.size;
   }
 
   private slotRange({ min, max, minInclusive = true, maxInclusive = true }: Range): [number, number] {
     const from = min === undefined ? 0 : this.bound(min, !minInclusive);
-    const to = max === undefined ? this.keys.length : this.bound(max, maxInclusive);
+    const to = max === undefined ? this.order().keys.length : this.bound(max, maxInclusive);
     return [from, Math.max(from, to)];
   }
 
   /** Positions that have any value for the field. */
   present(): Postings {
-    return union(this.keys.map((_, slot) => this.at(slot)));
+    return union([...this.entries.keys()].map((key) => this.get(key)));
   }
 
-  /** Postings of each distinct value in key order: the raw material for sort orders. */
+  /** Postings of each distinct value in order: the raw material for sort orders. */
   groups(): IterableIterator<[Scalar, Postings]> {
-    return this.keys.map((key, slot): [Scalar, Postings] => [key, this.at(slot)]).values();
+    return this.order()
+      .keys.map((key): [Scalar, Postings] => [key, this.get(key)])
+      .values();
   }
 
-  /** First slot whose key is > value (`after`) or >= value. */
+  /** First index in the ordered values whose value is > value (`after`) or >= value. */
   private bound(value: Scalar, after: boolean): number {
+    const { keys } = this.order();
     let lo = 0;
-    let hi = this.keys.length;
+    let hi = keys.length;
     while (lo < hi) {
       const mid = (lo + hi) >>> 1;
-      const c = compareKeys(this.keys[mid]!, value);
+      const c = compareKeys(keys[mid]!, value);
       if (c < 0 || (after && c === 0)) lo = mid + 1;
       else hi = mid;
     }
     return lo;
+  }
+}
+
+/**
+ * Collects (value, position) pairs, positions in ascending order, into a FieldIndex. A value
+ * seen at one position only stays a plain number: most values of large families are unique.
+ *
+ * @example
+ * const builder = new FieldIndexBuilder();
+ * builder.add('sao', 0); builder.add('bras', 0); builder.add('sao', 4);
+ * builder.build().get('sao'); // Int32Array [0, 4]
+ */
+export class FieldIndexBuilder {
+  private readonly found = new Map<Scalar, number | number[]>();
+
+  add(value: Scalar, position: number): void {
+    const seen = this.found.get(value);
+    if (seen === undefined) this.found.set(value, position);
+    else if (typeof seen === 'number') {
+      if (seen !== position) this.found.set(value, [seen, position]);
+    } else if (seen[seen.length - 1] !== position) seen.push(position);
+  }
+
+  build(): FieldIndex {
+    return FieldIndex.fromFound(this.found);
   }
 }

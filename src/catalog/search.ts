@@ -1,5 +1,5 @@
 import type { FieldInfo } from './families.ts';
-import { FieldIndex } from './field-index.ts';
+import { FieldIndexBuilder, type FieldIndex } from './field-index.ts';
 import { intersect, type Postings } from './postings.ts';
 
 /** Fields whose matches rank first: what a record is called. */
@@ -44,24 +44,22 @@ export class SearchIndex {
       if (!found) known.set(text, (found = words(text)));
       return found;
     };
-    const all: string[][] = [];
-    const primary: string[][] = [];
+    const all = new FieldIndexBuilder();
+    const primary = new FieldIndexBuilder();
     for (let position = 0; position < size; position++) {
-      const own: string[] = [];
-      const named: string[] = [];
       for (const field of fields) {
         const value = valueOf(position, field.name);
         if (value === undefined) continue;
+        const named = PRIMARY.has(field.name);
         for (const text of Array.isArray(value) ? value : [value]) {
-          const found = tokens(String(text));
-          own.push(...found);
-          if (PRIMARY.has(field.name)) named.push(...found);
+          for (const word of tokens(String(text))) {
+            all.add(word, position);
+            if (named) primary.add(word, position);
+          }
         }
       }
-      all.push(own);
-      primary.push(named);
     }
-    return new SearchIndex(FieldIndex.build(all), FieldIndex.build(primary));
+    return new SearchIndex(all.build(), primary.build());
   }
 
   /** Positions (ascending) matching every word; rarest word first so the work follows the answer. */
