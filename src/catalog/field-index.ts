@@ -26,6 +26,9 @@ function sortKeys(keys: Scalar[]): Scalar[] {
   return keys.sort(compareKeys);
 }
 
+/** Lists of at least this many positions are packed into an Int32Array when the index is built. */
+const PACK_FROM = 16;
+
 /** Positions of one value as collected: one position, or several before they are packed. */
 type Entry = number | number[] | Postings;
 
@@ -66,9 +69,14 @@ export class FieldIndex {
     return builder.build();
   }
 
-  /** The index of what a builder collected (see FieldIndexBuilder). */
+  /** The index of what a builder collected (see FieldIndexBuilder), lists packed into Int32Arrays. */
   static fromFound(found: Map<Scalar, number | number[]>): FieldIndex {
-    return new FieldIndex(found);
+    const entries = found as Map<Scalar, Entry>;
+    // Long lists take half the memory packed; short ones are smaller and quicker to make as
+    // plain arrays (a typed array costs ~100 bytes of its own) and are packed when read.
+    // Setting an existing key while iterating is safe.
+    for (const [key, entry] of entries) if (Array.isArray(entry) && entry.length >= PACK_FROM) entries.set(key, Int32Array.from(entry));
+    return new FieldIndex(entries);
   }
 
   /** The distinct values in order, and `counts[i]`: positions held by the values before the i-th. */
@@ -88,14 +96,7 @@ export class FieldIndex {
   /** Positions holding `value`. */
   get(value: Scalar): Postings {
     const entry = this.entries.get(value);
-    if (entry === undefined) return EMPTY;
-    if (typeof entry === 'object' && !(entry instanceof Int32Array)) {
-      // Packed on first read and kept packed.
-      const packed = Int32Array.from(entry);
-      this.entries.set(value, packed);
-      return packed;
-    }
-    return postingsOf(entry);
+    return entry === undefined ? EMPTY : postingsOf(entry);
   }
 
   /** Positions holding at least one of `values`. */
