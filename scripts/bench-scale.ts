@@ -1,9 +1,9 @@
 // npm run bench:scale [-- --quick] [--sizes 10000,100000,1000000] [--seconds S] [--connections C]
 // Boot time, memory and latency under load on generated catalogs of growing size.
 import { parseArgs } from 'node:util';
-import { describeMachine, replaceSection } from '../src/bench/document.ts';
-import { scaleTable } from '../src/bench/report.ts';
-import { measureScale } from '../src/bench/scale.ts';
+import { describeMachine, replaceSection } from './bench/document.ts';
+import { scaleTable } from './bench/report.ts';
+import { measureScale } from './bench/scale.ts';
 
 const { values } = parseArgs({
   options: {

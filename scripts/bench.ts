@@ -1,9 +1,9 @@
 // npm run bench [-- --data DIR] [--quick] [--rounds N] [--seconds S] [--connections C]
 // Our server against a node:http baseline replaying its bytes and against json-server.
 import { parseArgs } from 'node:util';
-import { describeMachine, replaceSection } from '../src/bench/document.ts';
-import { throughputTable } from '../src/bench/report.ts';
-import { measureThroughput } from '../src/bench/throughput.ts';
+import { describeMachine, replaceSection } from './bench/document.ts';
+import { throughputTable } from './bench/report.ts';
+import { measureThroughput } from './bench/throughput.ts';
 
 const { values } = parseArgs({
   options: {

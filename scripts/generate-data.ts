@@ -1,6 +1,6 @@
 // npm run generate-data -- --actors 100000 [--seed 1] [--out DIR]: writes a valid data directory.
 import { parseArgs } from 'node:util';
-import { generateCatalog, writeCatalog } from '../src/catalog/generate.ts';
+import { generateCatalog, writeCatalog } from './lib/generate-catalog.ts';
 
 const { values } = parseArgs({ options: { actors: { type: 'string', default: '1000' }, seed: { type: 'string', default: '1' }, out: { type: 'string', default: 'var/generated' } } });
 const actors = Number(values.actors);

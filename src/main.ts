@@ -4,7 +4,7 @@ import { checkData } from './catalog/check.ts';
 import { summarize } from './catalog/summary.ts';
 import { readConfig } from './config/env.ts';
 import { createLogger } from './config/logger.ts';
-import { createServer } from './http/app.ts';
+import { createServer } from './app.ts';
 import { createLimits } from './limits/limits.ts';
 import { ServedCatalog } from './http/state.ts';
 import { reloadOnChange } from './http/reload.ts';

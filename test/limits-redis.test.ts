@@ -4,7 +4,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { post, registered } from './helpers/accounts-app.ts';
 import { startApp, type TestServer } from './helpers/http.ts';
-import { freePort } from '../src/bench/ports.ts';
+import { freePort } from '../scripts/bench/ports.ts';
 import { RedisServer } from './helpers/redis.ts';
 
 const redis = new RedisServer(await freePort());

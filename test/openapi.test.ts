@@ -1,14 +1,13 @@
 import { get } from 'node:http';
-import { relationsOf, servedFields } from '../src/http/shape.ts';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { CREDENTIALS_BODY_SCHEMA, REGISTER_BODY_SCHEMA } from '../src/accounts/schemas.ts';
 import { FAMILIES } from '../src/catalog/families.ts';
 import { FILTER_OPERATORS } from '../src/catalog/filter-syntax.ts';
 import { createLogger } from '../src/config/logger.ts';
-import { createApp } from '../src/http/app.ts';
+import { createApp } from '../src/app.ts';
 import { EXPOSED_HEADERS } from '../src/http/headers.ts';
-import { sortableFields } from '../src/http/list-query.ts';
+import { relationsOf, servedFields, sortableFields } from '../src/catalog/families.ts';
 import { startApp } from './helpers/http.ts';
 import { appRoutes, documentedRoutes, loadDocument, operation, type Json } from './helpers/openapi.ts';
 

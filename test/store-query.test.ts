@@ -6,9 +6,10 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { Catalog } from '../src/catalog/catalog.ts';
 import type { Scalar } from '../src/catalog/field-index.ts';
-import { generateCatalog, writeCatalog } from '../src/catalog/generate.ts';
+import { generateCatalog, writeCatalog } from '../scripts/lib/generate-catalog.ts';
 import { loadCatalog } from '../src/catalog/load.ts';
-import type { Condition } from '../src/catalog/query.ts';
+import { filterPositions, type Condition } from '../src/catalog/filter.ts';
+import { sortPositions } from '../src/catalog/query.ts';
 import type { FamilyStore } from '../src/catalog/store.ts';
 import { scanQuery, scanSort, valuesAt } from './helpers/scan.ts';
 
@@ -70,13 +71,13 @@ for (const name of ['actors', 'episodes', 'locations', 'games', 'seasons', 'soun
           }),
         ),
         ({ language, conditions, sort, direction }) => {
-          const indexed = store.query(conditions, language);
+          const indexed = filterPositions(store, conditions, language);
           const scanned = scanQuery(store, conditions, language);
           assert.equal([...indexed], scanned, JSON.stringify(conditions));
           if (sort) {
             const info = store.family.fields.get(sort)!;
             const collation = info.translated ? language : catalog.defaultLanguage;
-            assert.equal([...store.sort(indexed, sort, direction, language)], scanSort(store, scanned, sort, direction, language, collation), `sort ${sort} ${direction}`);
+            assert.equal([...sortPositions(store, indexed, sort, direction, language)], scanSort(store, scanned, sort, direction, language, collation), `sort ${sort} ${direction}`);
           }
         },
       ),

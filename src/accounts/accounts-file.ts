@@ -1,5 +1,5 @@
-import { createAjv } from '../catalog/schemas/ajv.ts';
-import { UUID_PATTERN } from '../catalog/schemas/common.ts';
+import { createAjv } from '../lib/ajv.ts';
+import { UUID_PATTERN } from '../lib/formats.ts';
 import { ROLES, type Account } from './account.ts';
 import { HASH_PATTERN } from './passwords.ts';
 

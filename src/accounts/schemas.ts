@@ -1,5 +1,5 @@
 import type { ErrorObject } from 'ajv';
-import { createAjv } from '../catalog/schemas/ajv.ts';
+import { createAjv } from '../lib/ajv.ts';
 import { ROLES, type Role } from './account.ts';
 
 const name = { type: 'string', minLength: 1, maxLength: 50, pattern: '\\S' };

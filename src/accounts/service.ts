@@ -1,10 +1,11 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { HttpError } from '../http/errors.ts';
+import { HttpError } from '../lib/http-error.ts';
 import type { Account, Caller } from './account.ts';
 import { hashPassword, verifyPassword, type ScryptParams } from './passwords.ts';
 import { checkCredentialsBody, checkRegisterBody, type CredentialsBody, type RegisterBody } from './schemas.ts';
 import type { AccountStore, TakenField } from './store.ts';
 import { TokenRejected, type IssuedToken, type Tokens } from './tokens.ts';
+import { capitalize } from '../lib/text.ts';
 
 /** `register`'s answer. @example const { token, expires_at }: Registered = await accounts.register(body, undefined); */
 export type Registered = Pick<Account, 'username' | 'email' | 'role'> & IssuedToken;
@@ -26,7 +27,7 @@ function checked<T>(result: { body: T } | { problems: string[] }): T {
 
 function takenMessage(taken: TakenField[], body: RegisterBody): string {
   const named = taken.map((field) => `${field} '${body[field]}'`).join(' and ');
-  return `${named[0]!.toUpperCase()}${named.slice(1)} ${taken.length > 1 ? 'are' : 'is'} already registered`;
+  return `${capitalize(named)} ${taken.length > 1 ? 'are' : 'is'} already registered`;
 }
 
 /**

@@ -2,7 +2,7 @@ import { open, readFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import type { Adapter } from 'lowdb';
 import writeFileAtomic from 'write-file-atomic';
-import { parseJson } from '../catalog/read-json.ts';
+import { parseJson } from '../lib/json.ts';
 
 /**
  * A file that cannot be used as it is: unreadable, not JSON, or not the expected shape. The

@@ -96,3 +96,20 @@ export function family(name: FamilyName): Family {
 export function isFamilyName(name: string): name is FamilyName {
   return FAMILIES.has(name as FamilyName);
 }
+
+/** Fields a family can be sorted by: every filterable field that is not a list. */
+export function sortableFields(family: Family): string[] {
+  return [...family.fields.values()].filter((f) => !f.list).map((f) => f.name);
+}
+
+/** Relations a family's records can have expanded: its href fields. */
+export function relationsOf(family: Family): string[] {
+  return [...family.fields.values()].filter((f) => f.relation).map((f) => f.name);
+}
+
+/** Fields a family's records are served with (own, translated, and the language pair). */
+export function servedFields(family: Family): string[] {
+  const own = Object.keys(family.schema.properties ?? {});
+  if (!family.translation) return own;
+  return [...own, ...family.translation.fields, 'language', 'languages'];
+}

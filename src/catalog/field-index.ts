@@ -166,11 +166,6 @@ export class FieldIndex {
     return [from, Math.max(from, to)];
   }
 
-  /** Positions that have any value for the field. */
-  present(): Postings {
-    return union([...this.entries.keys()].map((key) => this.get(key)));
-  }
-
   /** Postings of each distinct value in order: the raw material for sort orders. */
   groups(): IterableIterator<[Scalar, Postings]> {
     return this.order()

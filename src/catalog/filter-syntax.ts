@@ -1,8 +1,7 @@
 import type { FieldInfo } from './families.ts';
 import type { Scalar } from './field-index.ts';
-import type { Condition } from './query.ts';
-import { isLocalDateTime } from './schemas/ajv.ts';
-import { UUID_PATTERN } from './schemas/common.ts';
+import type { Condition } from './filter.ts';
+import { isLocalDateTime, UUID_PATTERN } from '../lib/formats.ts';
 
 const UUID = new RegExp(UUID_PATTERN);
 const DATE = /^\d{4}-\d{2}-\d{2}$/;

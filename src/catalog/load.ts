@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { Catalog } from './catalog.ts';
 import { FAMILIES, type Family, type FamilyName } from './families.ts';
 import { sortProblems } from './problems.ts';
-import { parseJson } from './read-json.ts';
+import { parseJson } from '../lib/json.ts';
 import { checkReferences, type Checked, type CheckedFamily } from './reference-check.ts';
 import { SchemaCheck } from './schema-check.ts';
 import { FamilyStore } from './store.ts';

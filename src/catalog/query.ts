@@ -1,136 +1,39 @@
-import { compareKeys, type FieldIndex, type Range, type Scalar } from './field-index.ts';
-import { intersect, subtract, universe, type Postings } from './postings.ts';
+import type { Condition } from './filter.ts';
+import { filterPositions } from './filter.ts';
+import { reorder, type Direction } from './order.ts';
+import { intersect, type Postings } from './postings.ts';
 import type { FamilyStore } from './store.ts';
 
-/**
- * One condition on one field. On list fields `eq` means "contains the value", `any`/`all`
- * "contains one/every value" and `ne`/`none` "contains none of them". Negative conditions
- * (`ne`, `none`, `not-contains`) also match records that lack the field.
- */
-export type Condition =
-  | { field: string; op: 'eq' | 'ne'; value: Scalar }
-  | { field: string; op: 'contains' | 'not-contains'; value: string }
-  | { field: string; op: 'any' | 'all' | 'none'; values: readonly Scalar[] }
-  | { field: string; op: 'range'; range: Range };
-
-const universes = new WeakMap<FamilyStore, Postings>();
-
-function inRange(value: Scalar, { min, max, minInclusive = true, maxInclusive = true }: Range): boolean {
-  if (min !== undefined && compareKeys(value, min) < (minInclusive ? 0 : 1)) return false;
-  return max === undefined || compareKeys(value, max) <= (maxInclusive ? 0 : -1);
+/** What a list asks of a family: conditions, search words and an order. */
+export interface ListRequest {
+  conditions: readonly Condition[];
+  /** Normalized search words (see `words`); every one must match. */
+  search?: readonly string[];
+  sort?: { field: string; direction: Direction };
 }
-
-/** Whether a record whose field holds `values` (undefined: lacks it) meets `condition`. */
-export function holds(condition: Condition, values: readonly Scalar[] | undefined): boolean {
-  const has = (value: Scalar) => values?.includes(value) ?? false;
-  const contains = (needle: string) => values?.some((v) => String(v).toLowerCase().includes(needle.toLowerCase())) ?? false;
-  switch (condition.op) {
-    case 'eq':
-      return has(condition.value);
-    case 'ne':
-      return !has(condition.value);
-    case 'contains':
-      return contains(condition.value);
-    case 'not-contains':
-      return !contains(condition.value);
-    case 'any':
-      return condition.values.some(has);
-    case 'all':
-      return condition.values.every(has);
-    case 'none':
-      return !condition.values.some(has);
-    case 'range':
-      return values?.some((v) => inRange(v, condition.range)) ?? false;
-  }
-}
-
-/** What answering `condition` from its index reads: the basis for choosing how to answer it. */
-function indexCost(condition: Condition, index: FieldIndex): number {
-  switch (condition.op) {
-    case 'range':
-      return index.rangeSize(condition.range);
-    case 'contains':
-    case 'not-contains':
-      return index.distinct;
-    case 'ne':
-      return index.get(condition.value).length;
-    case 'none':
-      return condition.values.reduce<number>((sum, value) => sum + index.get(value).length, 0);
-    default:
-      return 0;
-  }
-}
-
-/** The positions meeting a positive condition, read from its index. */
-function positive(condition: Condition, index: FieldIndex): Postings {
-  switch (condition.op) {
-    case 'eq':
-      return index.get(condition.value);
-    case 'any':
-      return index.any(condition.values);
-    case 'all':
-      return index.all(condition.values);
-    case 'contains':
-      return index.contains(condition.value);
-    case 'range':
-      return index.range(condition.range);
-    default:
-      throw new Error(`${condition.op} is not positive`);
-  }
-}
-
-/** The positions a negative condition excludes, read from its index. */
-function excluded(condition: Condition, index: FieldIndex): Postings {
-  switch (condition.op) {
-    case 'ne':
-      return index.get(condition.value);
-    case 'none':
-      return index.any(condition.values);
-    case 'not-contains':
-      return index.contains(condition.value);
-    default:
-      throw new Error(`${condition.op} is not negative`);
-  }
-}
-
-const NEGATIVE = new Set(['ne', 'none', 'not-contains']);
 
 /**
- * Positions (ascending) matching every condition. Exact lookups (`eq`, `any`, `all`) come
- * straight from their postings and are intersected shortest first. Every other condition is
- * answered the cheaper way: from its index (a range's or a negation's postings) when that
- * reads less than the candidates found so far, else by checking each candidate's own value.
- * So a filter costs about its most selective condition, not the size of the family.
+ * `positions` (ascending) reordered by `field`: ties by uuid, records lacking the field last.
+ *
+ * @example
+ * sortPositions(store, store.all(), 'birth_date', 'desc', 'en-US');
  */
-export function evaluate(store: FamilyStore, conditions: readonly Condition[], language: string): Postings {
-  const exact: Postings[] = [];
-  const rest: { condition: Condition; index: FieldIndex; cost: number }[] = [];
-  for (const condition of conditions) {
-    const index = store.index(condition.field, language);
-    if (condition.op === 'eq' || condition.op === 'any' || condition.op === 'all') exact.push(positive(condition, index));
-    else rest.push({ condition, index, cost: indexCost(condition, index) });
-  }
-  exact.sort((a, b) => a.length - b.length);
-  let result: Postings | undefined = exact[0];
-  for (let i = 1; i < exact.length && result!.length > 0; i++) result = intersect(result!, exact[i]!);
-  // Cheapest first, positives before negatives: each step can only shrink the candidates.
-  rest.sort((a, b) => Number(NEGATIVE.has(a.condition.op)) - Number(NEGATIVE.has(b.condition.op)) || a.cost - b.cost);
-  for (const { condition, index, cost } of rest) {
-    if (result && result.length === 0) break;
-    if (result && result.length < cost) {
-      result = result.filter((position) => holds(condition, store.values(position, condition.field, language)));
-    } else if (NEGATIVE.has(condition.op)) {
-      result = subtract(result ?? everything(store), excluded(condition, index));
-    } else {
-      const found = positive(condition, index);
-      result = result ? intersect(result, found) : found;
-    }
-  }
-  return result ?? everything(store);
+export function sortPositions(store: FamilyStore, positions: Postings, field: string, direction: Direction, language: string): Postings {
+  return reorder(positions, store.sortOrder(field, direction, language));
 }
 
-function everything(store: FamilyStore): Postings {
-  let all = universes.get(store);
-  if (!all) universes.set(store, (all = universe(store.size)));
-  return all;
+/**
+ * The records a list asks for, in the order it is served: filter (every condition), then
+ * search (every word), then the field asked for, else search rank, else file order. Each step
+ * is a function over the store's indexes; none calls back into its caller.
+ *
+ * @example
+ * listPositions(store, { conditions: [], search: ['sao'], sort: { field: 'name', direction: 'asc' } }, 'pt-BR');
+ */
+export function listPositions(store: FamilyStore, request: ListRequest, language: string): Postings {
+  let positions = filterPositions(store, request.conditions, language);
+  const search = request.search && store.searchIndex(language);
+  if (search) positions = intersect(positions, search.match(request.search!));
+  if (request.sort) return sortPositions(store, positions, request.sort.field, request.sort.direction, language);
+  return search ? search.ranked(positions, request.search!) : positions;
 }

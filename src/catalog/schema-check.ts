@@ -1,6 +1,6 @@
 import type { ErrorObject, ValidateFunction } from 'ajv';
-import { canonicalLanguage, createAjv } from './schemas/ajv.ts';
-import { UUID_PATTERN } from './schemas/common.ts';
+import { createAjv } from '../lib/ajv.ts';
+import { canonicalLanguage, UUID_PATTERN } from '../lib/formats.ts';
 import type { Family } from './families.ts';
 import type { Checked } from './reference-check.ts';
 import type { Problem } from './types.ts';

@@ -1,9 +1,8 @@
 import type { Family, FieldInfo } from './families.ts';
 import { FieldIndex, type Scalar } from './field-index.ts';
-import { evaluate, type Condition } from './query.ts';
+import { buildOrder, type Direction, type Order } from './order.ts';
+import { universe, type Postings } from './postings.ts';
 import { SearchIndex } from './search.ts';
-import { SortOrders, type Direction } from './sort.ts';
-import { intersect, type Postings } from './postings.ts';
 import type { CatalogRecord, Translation } from './types.ts';
 
 function valuesOf(value: unknown, field: FieldInfo): Scalar[] | undefined {
@@ -12,21 +11,26 @@ function valuesOf(value: unknown, field: FieldInfo): Scalar[] | undefined {
 }
 
 /**
- * The records of one family in file order, with an index per filterable field. Translated
- * fields are indexed per language on the value a reader of that language is served (their
- * own translation, else the default language's).
+ * The records of one family in file order and their indexes: one per filterable field, a
+ * search index per language and, built on first use, sort orders. Translated fields are
+ * indexed per language on the value a reader of that language is served (their own
+ * translation, else the default language's). It answers lookups; the query pipeline
+ * (`query.ts`) combines them.
  *
  * @example
  * const store = new FamilyStore(family('episodes'), records, translations, ['en-US', 'pt-BR'], 'en-US');
- * store.query([{ field: 'season', op: 'eq', value: seasonHref }], 'pt-BR'); // positions, ascending
+ * store.index('season', 'pt-BR').get(seasonHref); // positions, ascending
  */
 export class FamilyStore {
   private readonly positions = new Map<string, number>();
   private readonly indexes = new Map<string, FieldIndex>();
   private readonly translated = new Map<string, Map<string, FieldIndex>>();
-  private readonly sortOrders: SortOrders;
   /** One search index per language (untranslated families share one). */
   private readonly searches = new Map<string, SearchIndex>();
+  /** Sort orders by field, direction and collation; the data never changes under them. */
+  private readonly orders = new Map<string, Order>();
+  private uuidRanks?: Int32Array;
+  private everything?: Postings;
 
   constructor(
     readonly family: Family,
@@ -49,7 +53,6 @@ export class FamilyStore {
       }
       this.translated.set(field.name, perLanguage);
     }
-    this.sortOrders = new SortOrders(this);
     const text = [...family.fields.values()].filter((f) => f.text);
     const translated = text.some((f) => f.translated);
     const known = new Map<string, string[]>();
@@ -60,18 +63,9 @@ export class FamilyStore {
     }
   }
 
-  private searchIndex(language: string): SearchIndex {
+  /** The search index of `language` (untranslated families have one for every language). */
+  searchIndex(language: string): SearchIndex {
     return this.searches.get(language) ?? this.searches.get(this.defaultLanguage)!;
-  }
-
-  /** Positions (ascending) whose text, in `language`, has a word starting with each of `query`'s. */
-  search(query: readonly string[], language: string): Postings {
-    return this.searchIndex(language).match(query);
-  }
-
-  /** Search hits in rank order: more query words in names and titles first, then file order. */
-  rank(positions: Postings, query: readonly string[], language: string): Postings {
-    return this.searchIndex(language).ranked(positions, query);
   }
 
   /** Rough bytes of the search indexes, for the boot summary. */
@@ -123,28 +117,36 @@ export class FamilyStore {
     return this.translated.get(field)?.get(language) ?? this.indexes.get(field)!;
   }
 
-  /** Positions (ascending) matching every condition; all positions when there are none. */
-  query(conditions: readonly Condition[], language: string): Postings {
-    return evaluate(this, conditions, language);
+  /** Every position, ascending. */
+  all(): Postings {
+    return (this.everything ??= universe(this.size));
   }
 
   /**
-   * The records a list asks for, in the order it is served: matching every condition and
-   * every search word, then sorted by the field asked for, else ranked when searching, else
-   * in file order.
-   *
-   * @example
-   * store.list({ conditions: [], search: ['sao'], sort: { field: 'name', direction: 'asc' } }, 'pt-BR');
+   * The order of every position by `field` (strings collated in `language` when the field
+   * is translated, else in the default language); built on first use and kept.
    */
-  list(request: { conditions: readonly Condition[]; search?: readonly string[]; sort?: { field: string; direction: Direction } }, language: string): Postings {
-    let positions = this.query(request.conditions, language);
-    if (request.search) positions = intersect(positions, this.search(request.search, language));
-    if (request.sort) return this.sort(positions, request.sort.field, request.sort.direction, language);
-    return request.search ? this.rank(positions, request.search, language) : positions;
+  sortOrder(field: string, direction: Direction, language: string): Order {
+    const info = this.family.fields.get(field)!;
+    const collation = info.translated ? language : this.defaultLanguage;
+    const key = `${field} ${direction} ${info.kind === 'string' ? collation : ''}`;
+    let found = this.orders.get(key);
+    if (!found) {
+      const collator = info.kind === 'string' ? new Intl.Collator(collation) : undefined;
+      found = buildOrder(this.index(field, language).groups(), this.uuidRank(), this.size, direction, collator);
+      this.orders.set(key, found);
+    }
+    return found;
   }
 
-  /** `positions` reordered by `field`: ties by uuid, records lacking the field last. */
-  sort(positions: Postings, field: string, direction: Direction, language: string): Postings {
-    return this.sortOrders.sort(positions, field, direction, language);
+  /** Each position's place among the records sorted by uuid: the tie-break of every sort. */
+  private uuidRank(): Int32Array {
+    if (!this.uuidRanks) {
+      const records = this.records;
+      const sorted = records.map((_, p) => p).sort((a, b) => (records[a]!.uuid < records[b]!.uuid ? -1 : 1));
+      this.uuidRanks = new Int32Array(records.length);
+      sorted.forEach((p, i) => (this.uuidRanks![p] = i));
+    }
+    return this.uuidRanks;
   }
 }

@@ -1,4 +1,4 @@
-import { canonicalLanguage } from '../catalog/schemas/ajv.ts';
+import { canonicalLanguage } from '../lib/formats.ts';
 
 /** A parser turns a raw value into a setting or returns what the variable accepts. */
 type Parse<T> = (raw: string) => { value: T } | { accepts: string };

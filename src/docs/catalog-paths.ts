@@ -2,10 +2,11 @@ import { FAMILIES, type Family } from '../catalog/families.ts';
 import { listParameters, parameter, shapeParameters } from './parameters.ts';
 import { ALWAYS, errorResponse, PAGE_HEADERS, response, success } from './responses.ts';
 import { componentName, ref, type Json } from './schemas.ts';
+import { capitalize } from '../lib/text.ts';
 
 /** The tag grouping a family's operations. @example familyTag(family('actors')); // 'Actors' */
 export function familyTag(family: Family): string {
-  return family.name[0]!.toUpperCase() + family.name.slice(1);
+  return capitalize(family.name);
 }
 
 const CACHED = ['ETag', 'Cache-Control'];

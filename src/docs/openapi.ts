@@ -1,4 +1,3 @@
-import { readFileSync } from 'node:fs';
 import { FAMILIES } from '../catalog/families.ts';
 import { FILTER_OPERATORS } from '../catalog/filter-syntax.ts';
 import { catalogPaths, familyTag } from './catalog-paths.ts';
@@ -7,8 +6,8 @@ import { REFERENCE_ASSETS } from './reference-page.ts';
 import { COMPONENT_RESPONSES, HEADERS, headerRefs, RATE_HEADERS } from './responses.ts';
 import { componentSchemas, type Json } from './schemas.ts';
 import { accountPaths, metaPaths } from './service-paths.ts';
+import { PACKAGE as pkg } from '../lib/package-info.ts';
 
-const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string; description: string; license: string };
 
 /** The overview the reference page opens with (Markdown), short so the families show at once. */
 function introduction(): string {

@@ -1,7 +1,5 @@
-import { FAMILIES, type Family, type FieldInfo } from '../catalog/families.ts';
+import { FAMILIES, relationsOf, servedFields, sortableFields, type Family, type FieldInfo } from '../catalog/families.ts';
 import { FILTER_OPERATORS } from '../catalog/filter-syntax.ts';
-import { sortableFields } from '../http/list-query.ts';
-import { relationsOf, servedFields } from '../http/shape.ts';
 import type { Json } from './schemas.ts';
 
 /** What the parameter descriptions say about this deployment. @example const options: ParameterOptions = { defaultLanguage: 'en-US', maxPageSize: 50 }; */

@@ -1,6 +1,6 @@
 import type { Router } from '@koa/router';
 import type { Context } from 'koa';
-import { HttpError } from '../http/errors.ts';
+import { HttpError } from '../lib/http-error.ts';
 import { send } from '../http/response-cache.ts';
 import { publicCache, type RouteDeps } from '../http/routes/context.ts';
 import { buildOpenApi } from './openapi.ts';

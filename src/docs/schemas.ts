@@ -2,13 +2,14 @@ import { FAMILIES, type Family } from '../catalog/families.ts';
 import { language, listOf, object, type JsonSchema } from '../catalog/schemas/common.ts';
 import { CREDENTIALS_BODY_SCHEMA, REGISTER_BODY_SCHEMA } from '../accounts/schemas.ts';
 import { ROLES } from '../accounts/account.ts';
+import { capitalize } from '../lib/text.ts';
 
 /** An OpenAPI object, loosely typed: the validator test checks the whole document. @example const item: Json = { get: { operationId: 'ping' } }; */
 export type Json = Record<string, unknown>;
 
 /** The component name of a family's records. @example componentName(family('episodes')); // 'Episode' */
 export function componentName(family: Family): string {
-  return family.singular[0]!.toUpperCase() + family.singular.slice(1);
+  return capitalize(family.singular);
 }
 
 /** A `$ref` to a component schema. @example ref('Actor'); // { $ref: '#/components/schemas/Actor' } */

@@ -1,23 +1,7 @@
 import { STATUS_CODES } from 'node:http';
 import type { Context, Middleware } from 'koa';
 import type { Logger } from '../config/logger.ts';
-
-/**
- * The service's one error type: a status, a message naming what was wrong, and any headers
- * the answer needs (`WWW-Authenticate`, `Retry-After`...).
- *
- * @example
- * throw new HttpError(404, `Actor '${uuid}' not found`);
- */
-export class HttpError extends Error {
-  constructor(
-    readonly status: number,
-    message: string,
-    readonly headers: Record<string, string> = {},
-  ) {
-    super(message);
-  }
-}
+import { HttpError } from '../lib/http-error.ts';
 
 /** Headers of a success that must not stay on an error answer. */
 const SUCCESS_ONLY = ['ETag', 'Cache-Control', 'Content-Encoding', 'Content-Language', 'Last-Modified'];

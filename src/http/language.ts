@@ -1,6 +1,6 @@
 import type { Context } from 'koa';
 import type { Catalog } from '../catalog/catalog.ts';
-import { HttpError } from './errors.ts';
+import { HttpError } from '../lib/http-error.ts';
 
 /** The query parameter as one string; a repeated parameter is a 400 naming it. */
 export function single(ctx: Context, name: string): string | undefined {

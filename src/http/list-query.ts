@@ -1,9 +1,9 @@
 import type { Context } from 'koa';
-import type { Family } from '../catalog/families.ts';
+import { sortableFields, type Family } from '../catalog/families.ts';
 import { parseFilter } from '../catalog/filter-syntax.ts';
-import type { Condition } from '../catalog/query.ts';
-import type { Direction } from '../catalog/sort.ts';
-import { HttpError } from './errors.ts';
+import type { Condition } from '../catalog/filter.ts';
+import type { Direction } from '../catalog/order.ts';
+import { HttpError } from '../lib/http-error.ts';
 import { single } from './language.ts';
 import { parseShape, type Shape } from './shape.ts';
 import { words } from '../catalog/search.ts';
@@ -12,8 +12,6 @@ import { words } from '../catalog/search.ts';
 export interface ListQuery {
   page: number;
   size: number;
-  /** The requested size was above the maximum and was lowered to it. */
-  clamped: boolean;
   sort?: { field: string; direction: Direction };
   conditions: Condition[];
   /** The words of `q`, normalized for search. */
@@ -45,11 +43,6 @@ function direction(raw: string, from: string): Direction {
   return lower;
 }
 
-/** Fields a family can be sorted by: every filterable field that is not a list. */
-export function sortableFields(family: Family): string[] {
-  return [...family.fields.values()].filter((f) => !f.list).map((f) => f.name);
-}
-
 function parseSort(ctx: Context, family: Family): ListQuery['sort'] {
   const sort = single(ctx, 'sort');
   const order = single(ctx, 'order');
@@ -78,7 +71,7 @@ function parseSort(ctx: Context, family: Family): ListQuery['sort'] {
  * @example
  * // GET /api/v1/actors?gender=:1,2&sort=birth_date,DESC&size=5
  * parseListQuery(ctx, family('actors'), 50);
- * // { page: 1, size: 5, clamped: false, sort: { field: 'birth_date', direction: 'desc' }, conditions: [...] }
+ * // { page: 1, size: 5, sort: { field: 'birth_date', direction: 'desc' }, conditions: [...] }
  */
 export function parseListQuery(ctx: Context, family: Family, maxPageSize: number): ListQuery {
   const page = positive(ctx, 'page', 1);
@@ -99,5 +92,5 @@ export function parseListQuery(ctx: Context, family: Family, maxPageSize: number
   }
   const search = parseSearch(ctx);
   const shape = parseShape(ctx, family);
-  return { page, size: Math.min(requested, maxPageSize), clamped: requested > maxPageSize, ...(sort ? { sort } : {}), conditions, ...(search ? { search } : {}), shape };
+  return { page, size: Math.min(requested, maxPageSize), ...(sort ? { sort } : {}), conditions, ...(search ? { search } : {}), shape };
 }

@@ -1,8 +1,8 @@
 import type { Context } from 'koa';
 import type { Catalog } from '../catalog/catalog.ts';
-import type { Family, FamilyName } from '../catalog/families.ts';
+import { relationsOf, servedFields, type Family, type FamilyName } from '../catalog/families.ts';
 import type { FamilyStore } from '../catalog/store.ts';
-import { HttpError } from './errors.ts';
+import { HttpError } from '../lib/http-error.ts';
 import { single } from './language.ts';
 import { present } from './present.ts';
 
@@ -11,18 +11,6 @@ export interface Shape {
   expand: string[];
   /** Undefined: every field. */
   fields?: string[];
-}
-
-/** Relations a family's records can have expanded: its href fields. */
-export function relationsOf(family: Family): string[] {
-  return [...family.fields.values()].filter((f) => f.relation).map((f) => f.name);
-}
-
-/** Fields a family's records are served with (own, translated, and the language pair). */
-export function servedFields(family: Family): string[] {
-  const own = Object.keys(family.schema.properties ?? {});
-  if (!family.translation) return own;
-  return [...own, ...family.translation.fields, 'language', 'languages'];
 }
 
 /** A comma-separated parameter as a list of distinct names, in the order given. */

@@ -2,7 +2,7 @@ import type { Redis } from 'ioredis';
 import type { Context, Middleware } from 'koa';
 import type { Config } from '../config/env.ts';
 import type { Logger } from '../config/logger.ts';
-import { HttpError } from '../http/errors.ts';
+import { HttpError } from '../lib/http-error.ts';
 import { Counter, type CounterStore, type Verdict } from './counter.ts';
 import { limitHeaders, retryHeaders } from './headers.ts';
 import { MemoryLoginFailures, RedisLoginFailures, type LoginFailures } from './login-failures.ts';

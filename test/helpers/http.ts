@@ -9,7 +9,7 @@ import type { Catalog } from '../../src/catalog/catalog.ts';
 import { loadCatalog } from '../../src/catalog/load.ts';
 import { readConfig, type Config } from '../../src/config/env.ts';
 import { createLogger } from '../../src/config/logger.ts';
-import { createServer } from '../../src/http/app.ts';
+import { createServer } from '../../src/app.ts';
 import { createLimits } from '../../src/limits/limits.ts';
 import { serve } from '../../src/http/serve.ts';
 import { ServedCatalog } from '../../src/http/state.ts';

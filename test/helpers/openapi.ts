@@ -2,7 +2,7 @@ import type { Router } from '@koa/router';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import formatsPlugin from 'ajv-formats';
 import type Koa from 'koa';
-import { createAjv } from '../../src/catalog/schemas/ajv.ts';
+import { createAjv } from '../../src/lib/ajv.ts';
 import { json, type TestServer } from './http.ts';
 
 // ajv-formats is CommonJS with a default export that NodeNext types as the module object.

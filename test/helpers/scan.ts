@@ -1,6 +1,6 @@
 import type { Scalar } from '../../src/catalog/field-index.ts';
-import type { Condition } from '../../src/catalog/query.ts';
-import type { Direction } from '../../src/catalog/sort.ts';
+import type { Condition } from '../../src/catalog/filter.ts';
+import type { Direction } from '../../src/catalog/order.ts';
 import type { FamilyStore } from '../../src/catalog/store.ts';
 import { words } from '../../src/catalog/search.ts';
 

@@ -1,3 +1,5 @@
+import { UUID_PATTERN } from '../../lib/formats.ts';
+
 /**
  * Building blocks shared by the record and translation schemas.
  *
@@ -23,8 +25,6 @@ export interface JsonSchema {
   examples?: readonly unknown[];
   'x-family'?: string;
 }
-
-export const UUID_PATTERN = '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$';
 
 export const uuid: JsonSchema = { type: 'string', pattern: UUID_PATTERN, description: 'Lowercase UUID' };
 

@@ -1,9 +1,10 @@
 import type { Context } from 'koa';
 import type { Config } from '../../config/env.ts';
 import type { FamilyStore } from '../../catalog/store.ts';
-import { UUID_PATTERN } from '../../catalog/schemas/common.ts';
-import { HttpError } from '../errors.ts';
+import { UUID_PATTERN } from '../../lib/formats.ts';
+import { HttpError } from '../../lib/http-error.ts';
 import type { ServedCatalog } from '../state.ts';
+import { capitalize } from '../../lib/text.ts';
 
 /** What every route needs: the served catalog and the configuration. */
 export interface RouteDeps {
@@ -20,8 +21,7 @@ export function publicCache(config: Config): string {
 
 /** "actors" → "Actor": how messages name one record of a family. */
 export function title(store: FamilyStore): string {
-  const singular = store.family.singular;
-  return singular[0]!.toUpperCase() + singular.slice(1);
+  return capitalize(store.family.singular);
 }
 
 /** The position of the record named by the `uuid` route parameter: 400 if malformed, 404 if absent. */

@@ -1,19 +1,12 @@
-import { readFileSync } from 'node:fs';
 import type { Router } from '@koa/router';
 import type { Context } from 'koa';
-import { HttpError } from '../errors.ts';
+import { HttpError } from '../../lib/http-error.ts';
+import { PACKAGE as pkg } from '../../lib/package-info.ts';
 import { present } from '../present.ts';
 import { send } from '../response-cache.ts';
 import { languageFor } from './records.ts';
 import { publicCache, type RouteDeps } from './context.ts';
 import { translationRoutes } from './translations.ts';
-
-const pkg = JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as {
-  version: string;
-  license: string;
-  homepage?: string;
-  repository?: { url?: string };
-};
 
 /** `/api` (what the official clients read as API info), `/api/ping` and `/api/v1/endpoints`. */
 export function metaRoutes(router: Router, deps: RouteDeps): void {

@@ -2,6 +2,7 @@ import type { Router } from '@koa/router';
 import type { Context } from 'koa';
 import type { Catalog } from '../../catalog/catalog.ts';
 import type { FamilyName } from '../../catalog/families.ts';
+import { listPositions } from '../../catalog/query.ts';
 import { selectLanguage } from '../language.ts';
 import { parseListQuery } from '../list-query.ts';
 import { pageHeaders } from '../pagination.ts';
@@ -45,7 +46,7 @@ export function recordRoutes(router: Router, deps: RouteDeps, name: FamilyName):
     const language = languageFor(ctx, catalog, name);
     const entry = cache.get(`${language} ${ctx.url}`, () => {
       const query = parseListQuery(ctx, store.family, deps.config.MAX_PAGE_SIZE);
-      const positions = store.list(query, language);
+      const positions = listPositions(store, query, language);
       const from = Math.min((query.page - 1) * query.size, positions.length);
       const page = positions.subarray(from, Math.min(from + query.size, positions.length));
       const records = Array.from(page, (p) => shapeRecord(catalog, store, p, language, query.shape));

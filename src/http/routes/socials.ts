@@ -1,6 +1,6 @@
 import type { Router } from '@koa/router';
 import type { Context } from 'koa';
-import { HttpError } from '../errors.ts';
+import { HttpError } from '../../lib/http-error.ts';
 import { send } from '../response-cache.ts';
 import { positionOf, publicCache, type RouteDeps } from './context.ts';
 

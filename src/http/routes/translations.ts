@@ -2,7 +2,7 @@ import type { Router } from '@koa/router';
 import type { Context } from 'koa';
 import type { FamilyName } from '../../catalog/families.ts';
 import type { FamilyStore } from '../../catalog/store.ts';
-import { HttpError } from '../errors.ts';
+import { HttpError } from '../../lib/http-error.ts';
 import { selectLanguage } from '../language.ts';
 import { send } from '../response-cache.ts';
 import { publicCache, title, type RouteDeps } from './context.ts';

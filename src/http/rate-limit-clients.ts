@@ -1,7 +1,7 @@
 import type { Context } from 'koa';
-import { bearerOf } from '../accounts/bearer.ts';
+import { bearerOf } from './bearer.ts';
 import type { AccountService } from '../accounts/service.ts';
-import { byAddress, type Client, type Identify } from './limits.ts';
+import { byAddress, type Client, type Identify } from '../limits/limits.ts';
 
 /**
  * Counts a request against its account when it carries a valid bearer token (in the tier of

@@ -1,5 +1,6 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
+import { capitalize } from '../../src/lib/text.ts';
 
 /** Sizes of a generated catalog; every family is sized from the number of actors. */
 export interface GenerateOptions {
@@ -50,10 +51,7 @@ export function generateCatalog({ actors: size, seed = 1 }: GenerateOptions): Ma
   const date = (from: number, to: number) => `${int(from, to)}-${String(int(1, 12)).padStart(2, '0')}-${String(int(1, 28)).padStart(2, '0')}`;
   const stamp = () => `${date(2022, 2024)}T${String(int(0, 23)).padStart(2, '0')}:${String(int(0, 59)).padStart(2, '0')}:00.000`;
   const phrase = (words: readonly string[], n: number) => Array.from({ length: n }, () => pick(words)).join(' ');
-  const title = (words: readonly string[]) => {
-    const text = phrase(words, int(2, 4));
-    return text[0]!.toUpperCase() + text.slice(1);
-  };
+  const title = (words: readonly string[]) => capitalize(phrase(words, int(2, 4)));
 
   const families = { actors: size, characters: size, episodes: size, seasons: Math.ceil(size / 8), locations: Math.ceil(size * 0.75), soundtracks: size, games: Math.ceil(size / 7) };
   const ids = Object.fromEntries(Object.entries(families).map(([name, n]) => [name, Array.from({ length: n }, uuid)])) as Record<keyof typeof families, string[]>;

@@ -1,5 +1,5 @@
 // The ceiling: a bare node:http server that answers the recorded URLs with the recorded bytes.
-// Usage: node --import tsx src/bench/baseline-server.ts answers.json
+// Usage: node --import tsx scripts/bench/baseline-server.ts answers.json
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { Recorded } from './recorded.ts';

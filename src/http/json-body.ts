@@ -1,6 +1,6 @@
 import { bodyParser } from '@koa/bodyparser';
 import type { Middleware } from 'koa';
-import { HttpError } from '../http/errors.ts';
+import { HttpError } from '../lib/http-error.ts';
 
 /** Largest accepted request body. */
 const BODY_LIMIT_BYTES = 16 * 1024;

@@ -1,6 +1,6 @@
 import { access, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { generateCatalog, writeCatalog } from '../catalog/generate.ts';
+import { generateCatalog, writeCatalog } from '../lib/generate-catalog.ts';
 import { startChild, type Child } from './child.ts';
 import { drive, type Measure } from './load.ts';
 import { freePort } from './ports.ts';

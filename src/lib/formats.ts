@@ -1,8 +1,5 @@
-import { Ajv2020 } from 'ajv/dist/2020.js';
-import formatsPlugin from 'ajv-formats';
-
-// ajv-formats is CommonJS with a default export that NodeNext types as the module object.
-const addFormats = formatsPlugin as unknown as typeof formatsPlugin.default;
+/** A uuid as the catalog and the accounts write it: lowercase, hyphenated. */
+export const UUID_PATTERN = '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$';
 
 const LOCAL_DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(\.\d{1,9})?$/;
 
@@ -33,21 +30,4 @@ export function canonicalLanguage(tag: string): string | undefined {
   }
   if (canonical.size < 1000) canonical.set(tag, found);
   return found;
-}
-
-/**
- * An ajv instance for the project's schemas: draft 2020-12, every error reported, strict
- * about unknown keywords except the `x-family` annotation.
- *
- * @example
- * const validate = createAjv().compile({ type: 'string', format: 'date' });
- * validate('2024-02-30'); // false
- */
-export function createAjv(): Ajv2020 {
-  const ajv = new Ajv2020({ allErrors: true, strict: true, verbose: true });
-  addFormats(ajv, ['date', 'uri', 'email']);
-  ajv.addFormat('local-date-time', isLocalDateTime);
-  ajv.addFormat('language-tag', (tag: string) => canonicalLanguage(tag) === tag);
-  ajv.addVocabulary(['x-family']);
-  return ajv;
 }

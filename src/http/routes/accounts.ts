@@ -1,8 +1,8 @@
 import type { Router } from '@koa/router';
 import type { Context, Middleware } from 'koa';
-import type { AuthState } from './bearer.ts';
-import { jsonBody } from './json-body.ts';
-import type { AccountService } from './service.ts';
+import type { AuthState } from '../bearer.ts';
+import { jsonBody } from '../json-body.ts';
+import type { AccountService } from '../../accounts/service.ts';
 
 /** Token answers are for the client alone: no cache may keep them. */
 function sendPrivate(ctx: Context, status: number, body: object): void {

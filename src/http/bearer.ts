@@ -1,7 +1,7 @@
 import type { Context, Middleware } from 'koa';
-import { HttpError } from '../http/errors.ts';
-import type { Caller } from './account.ts';
-import type { AccountService } from './service.ts';
+import { HttpError } from '../lib/http-error.ts';
+import type { Caller } from '../accounts/account.ts';
+import type { AccountService } from '../accounts/service.ts';
 
 /**
  * What the bearer middleware leaves on `ctx.state`: the caller, or nothing for anonymous requests.

@@ -75,7 +75,7 @@ export async function measureThroughput(options: ThroughputOptions): Promise<Thr
     }
     await writeFile(join(work, 'answers.json'), JSON.stringify(answers));
     progress('starting the node:http baseline and json-server');
-    const baseline = await startChild(['--import', 'tsx', 'src/bench/baseline-server.ts', join(work, 'answers.json')], {});
+    const baseline = await startChild(['--import', 'tsx', 'scripts/bench/baseline-server.ts', join(work, 'answers.json')], {});
     children.push(baseline);
     await writeFile(join(work, 'db.json'), JSON.stringify(await jsonServerDb(dataDir)));
     const port = await freePort();
