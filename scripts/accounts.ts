@@ -4,8 +4,8 @@ import { parseArgs } from 'node:util';
 import { read } from 'read';
 import { accountTable, deleteByUsername } from '../src/accounts/admin.ts';
 import { JsonFileAccountStore } from '../src/accounts/json-file-store.ts';
-import { scryptParams } from '../src/accounts/passwords.ts';
-import { createAccount } from '../src/accounts/service.ts';
+import { passwordHasher } from '../src/accounts/open.ts';
+import { createAccount, readRegisterBody } from '../src/accounts/service.ts';
 import { readConfig } from '../src/config/env.ts';
 
 const USAGE = `usage:
@@ -51,7 +51,8 @@ if (command === 'create' && positionals.length === 1 && values.username && value
   const { username, email, role } = values;
   const fields = { username, email, role, first_name: values['first-name'] ?? username, last_name: values['last-name'] ?? username };
   try {
-    const account = await createAccount(store, { ...fields, password: await password(config.ACCOUNT_PASSWORD) }, scryptParams(config.SCRYPT_N));
+    const body = readRegisterBody({ ...fields, password: await password(config.ACCOUNT_PASSWORD) });
+    const account = await createAccount(store, body, passwordHasher({ scryptN: config.SCRYPT_N, hashes: { concurrent: 1, queued: 0 } }));
     console.log(`created ${account.role} account '${account.username}' (${account.uuid}) in ${config.ACCOUNTS_FILE}`);
   } catch (error) {
     fail(`cannot create the account: ${(error as Error).message}`);

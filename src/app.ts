@@ -1,36 +1,69 @@
-import { createServer as createNodeServer, type Server } from 'node:http';
+import type { Server } from 'node:http';
 import cors from '@koa/cors';
 import { Router } from '@koa/router';
 import Koa from 'koa';
-import compress from 'koa-compress';
+import type { AccountOptions } from './accounts/open.ts';
+import type { AccountService } from './accounts/service.ts';
+import { FAMILY_NAMES } from './catalog/families.ts';
 import type { Config } from './config/env.ts';
 import type { Logger } from './config/logger.ts';
-import { FAMILY_NAMES } from './catalog/families.ts';
+import { docsRoutes } from './docs/routes.ts';
 import { accessLog } from './http/access-log.ts';
+import { bearerAuth, bearerOf } from './http/bearer.ts';
 import { errorHandler } from './http/errors.ts';
-import { FastPath } from './http/fast-path.ts';
+import { captureBase, FastPath } from './http/fast-path.ts';
 import { EXPOSED_HEADERS } from './http/headers.ts';
-import type { RouteDeps } from './http/routes/context.ts';
+import { rateLimit } from './http/rate-limit.ts';
+import { requestGuard } from './http/request-guard.ts';
+import { accountRoutes } from './http/routes/accounts.ts';
+import { positionOf, type RouteDeps } from './http/routes/context.ts';
 import { metaRoutes, overviewRoutes } from './http/routes/meta.ts';
 import { recordRoutes } from './http/routes/records.ts';
 import { socialRoutes } from './http/routes/socials.ts';
 import { translationRoutes } from './http/routes/translations.ts';
-import { positionOf } from './http/routes/context.ts';
+import { classify, noRoute } from './http/routing.ts';
+import { createHttpServer, type ServerOptions } from './http/serve.ts';
+import { signInGuard } from './http/sign-in-guard.ts';
 import type { ServedCatalog } from './http/state.ts';
-import { byAccount } from './http/rate-limit-clients.ts';
-import type { Limits } from './limits/limits.ts';
-import { bearerAuth } from './http/bearer.ts';
-import { accountRoutes } from './http/routes/accounts.ts';
-import { docsRoutes } from './docs/routes.ts';
-import type { AccountService } from './accounts/service.ts';
+import { RateLimits, type RateLimitOptions } from './limits/rate-limits.ts';
 
-export interface AppOptions {
+/** The parts a server is built from: the loaded catalog, the accounts and the limits. */
+export interface ServiceParts {
   served: ServedCatalog;
-  config: Config;
-  log: Logger;
   accounts: AccountService;
-  /** Rate limits; none when `RATE_LIMIT=off`. */
-  limits?: Limits;
+  /** None when `RATE_LIMIT=off`. */
+  limits?: RateLimits;
+  log: Logger;
+}
+
+/** The accounts' options, from the configuration. */
+export function accountOptions(config: Config): AccountOptions {
+  return {
+    file: config.ACCOUNTS_FILE,
+    ...(config.JWT_SECRET ? { jwtSecret: config.JWT_SECRET } : {}),
+    tokenTtlSeconds: config.TOKEN_TTL,
+    scryptN: config.SCRYPT_N,
+    hashes: { concurrent: config.HASH_CONCURRENCY, queued: config.HASH_QUEUE },
+  };
+}
+
+/** The rate limits the configuration asks for, or none when `RATE_LIMIT=off`. */
+export function createLimits(config: Config, log: Logger): RateLimits | undefined {
+  if (config.RATE_LIMIT === 'off') return undefined;
+  const options: RateLimitOptions = {
+    windowSeconds: config.RATE_LIMIT_WINDOW_SECONDS,
+    tiers: {
+      anonymous: config.RATE_LIMIT_ANONYMOUS,
+      BASIC: config.RATE_LIMIT_BASIC,
+      DEV: config.RATE_LIMIT_DEV,
+      MAINTAINER: config.RATE_LIMIT_MAINTAINER,
+      ADMIN: config.RATE_LIMIT_ADMIN,
+    },
+    auth: config.AUTH_RATE_LIMIT,
+    loginFailures: { limit: config.LOGIN_FAILURE_LIMIT, windowMinutes: config.LOGIN_FAILURE_WINDOW_MINUTES },
+    ...(config.REDIS_URL ? { redis: { url: config.REDIS_URL, timeoutMs: config.RATE_LIMIT_REDIS_TIMEOUT_MS } } : {}),
+  };
+  return new RateLimits(options, log);
 }
 
 /** Every route of the read API, registered in matching order (fixed paths before `{uuid}`). */
@@ -50,41 +83,63 @@ export function catalogRouter(deps: RouteDeps): Router {
 }
 
 /**
- * The Koa application: access log, CORS, compression, the error renderer, the bearer token
- * check and rate limits around the read routes and the account routes.
+ * The Koa application: access log, CORS, the error renderer, the request guard, routing's
+ * decision, the rate limits, the bearer token check, then the routes.
  *
  * @example
- * const app = createApp({ served: new ServedCatalog(catalog, 0), config, log, accounts });
- * app.listen(3000);
+ * const app = createApp(config, { served, accounts, limits, log });
  */
-export function createApp({ served, config, log, accounts, limits }: AppOptions, fast?: FastPath): Koa {
-  const app = new Koa({ proxy: config.TRUST_PROXY });
-  const router = catalogRouter({ served, config });
-  accountRoutes(router, accounts, limits?.loginGuard());
-  docsRoutes(router, { served, config });
+export function createApp(config: Config, { served, accounts, limits, log }: ServiceParts, fast?: FastPath): Koa {
+  const app = new Koa({ proxy: config.TRUST_PROXY > 0, maxIpsCount: config.TRUST_PROXY });
+  const routeDeps: RouteDeps = {
+    served,
+    cacheSeconds: config.CACHE_MAX_AGE,
+    maxPageSize: config.MAX_PAGE_SIZE,
+    ...(config.PUBLIC_URL ? { publicUrl: config.PUBLIC_URL } : {}),
+  };
+  const router = catalogRouter(routeDeps);
+  accountRoutes(router, accounts, limits && signInGuard(limits));
+  docsRoutes(router, { served, cacheControl: `public, max-age=${config.CACHE_MAX_AGE}`, defaultLanguage: config.DEFAULT_LANGUAGE, maxPageSize: config.MAX_PAGE_SIZE });
   if (fast) app.use(fast.remember());
   if (config.LOG_LEVEL === 'info') app.use(accessLog(log));
   app.use(cors({ origin: '*', allowHeaders: ['Authorization', 'Content-Type'], exposeHeaders: EXPOSED_HEADERS, maxAge: 86400 }));
-  app.use(compress({ threshold: 1024 }));
   app.use(errorHandler(log));
+  app.use(requestGuard());
+  app.use(classify(router));
+  app.use(captureBase());
   // Limits count a request before a bad token is refused, so refusals are limited too.
-  if (limits) app.use(limits.middleware(byAccount(accounts)));
+  if (limits) {
+    const caller = async (ctx: Koa.Context) => (await bearerOf(ctx, accounts)).caller;
+    app.use(rateLimit({ limits, proxyHops: config.TRUST_PROXY, caller }));
+  }
   // Inside the error handler (its 401s render in the error shape), before every route.
   app.use(bearerAuth(accounts));
+  app.use(noRoute());
   app.use(router.routes());
-  app.use(router.allowedMethods());
   return app;
 }
 
+/** The server's protections, from the configuration. */
+function serverOptions(config: Config): ServerOptions {
+  return {
+    requestTimeoutMs: config.REQUEST_TIMEOUT_SECONDS * 1000,
+    headersTimeoutMs: config.HEADERS_TIMEOUT_SECONDS * 1000,
+    maxConnections: config.MAX_CONNECTIONS,
+    // Behind a proxy every connection comes from the proxy: a cap per address would cap them all.
+    ...(config.TRUST_PROXY === 0 ? { maxConnectionsPerAddress: config.MAX_CONNECTIONS_PER_ADDRESS } : {}),
+  };
+}
+
 /**
- * The HTTP server of the app. Without rate limits, repeated reads are answered by the fast
- * path (see fast-path.ts) and everything else by Koa.
+ * The HTTP server of the service: repeated reads are answered by the fast path (see
+ * fast-path.ts), limits and tokens included, and everything else by Koa.
  *
  * @example
- * const server = await serve(createServer({ served, config, log, accounts }), 3000, '0.0.0.0');
+ * const server = await serve(createServer(config, { served, accounts, limits, log }), 3000, '0.0.0.0');
  */
-export function createServer(options: AppOptions): Server {
-  const fast = options.limits ? undefined : new FastPath(options.served, options.log, options.config.LOG_LEVEL === 'info');
-  const app = createApp(options, fast);
-  return createNodeServer(fast ? fast.listener(app.callback()) : app.callback());
+export function createServer(config: Config, parts: ServiceParts): Server {
+  const { served, accounts, limits, log } = parts;
+  const fast = new FastPath({ served, accounts, ...(limits ? { limits } : {}), proxyHops: config.TRUST_PROXY, log, logAccess: config.LOG_LEVEL === 'info' });
+  const app = createApp(config, parts, fast);
+  return createHttpServer(fast.listener(app.callback()), serverOptions(config));
 }

@@ -4,8 +4,7 @@ import { checkData } from './catalog/check.ts';
 import { summarize } from './catalog/summary.ts';
 import { readConfig } from './config/env.ts';
 import { createLogger } from './config/logger.ts';
-import { createServer } from './app.ts';
-import { createLimits } from './limits/limits.ts';
+import { accountOptions, createLimits, createServer } from './app.ts';
 import { ServedCatalog } from './http/state.ts';
 import { reloadOnChange } from './http/reload.ts';
 import { serve, stopOnSignals } from './http/serve.ts';
@@ -26,15 +25,15 @@ if (!result.ok) {
 }
 log.info(summarize(result.catalog, performance.now() - started));
 
-const accounts = await openAccounts(config, log).catch((error: Error) => {
+const accounts = await openAccounts(accountOptions(config), log).catch((error: Error) => {
   console.error(`cannot open the accounts: ${error.message}`);
   process.exit(1);
 });
 
 const served = new ServedCatalog(result.catalog, config.RESPONSE_CACHE_MB * 2 ** 20);
-const limits = config.RATE_LIMIT === 'on' ? createLimits(config, log) : undefined;
+const limits = createLimits(config, log);
 if (limits) log.info(`rate limits: ${limits.driver === 'redis' ? 'shared through Redis' : 'in memory'}`);
-const server = await serve(createServer({ served, config, log, accounts, ...(limits ? { limits } : {}) }), config.PORT, config.HOST).catch((error: NodeJS.ErrnoException) => {
+const server = await serve(createServer(config, { served, accounts, ...(limits ? { limits } : {}), log }), config.PORT, config.HOST).catch((error: NodeJS.ErrnoException) => {
   console.error(`cannot listen on ${config.HOST}:${config.PORT}: ${error.code ?? error.message}`);
   process.exit(1);
 });

@@ -25,8 +25,14 @@ function assertError(answer: Answer, status: number, message: RegExp): void {
 test('register answers 201 with a bearer token and stores only a scrypt hash, mode 0600', async ({ app }) => {
   const answer = await post(app.url, REGISTER, newUser('ana'));
   assert.is(answer.status, 201);
-  assert.equal(Object.keys(answer.body).sort(), ['email', 'expires_at', 'role', 'token', 'token_type', 'username']);
-  assert.equal({ ...answer.body, token: undefined, expires_at: undefined }, { username: 'user_ana', email: 'userana@example.org', role: 'BASIC', token_type: 'Bearer', token: undefined, expires_at: undefined });
+  // The same fields as a sign-in's answer, timestamps included (HawAPI clients read created_at there too).
+  assert.equal(Object.keys(answer.body).sort(), ['created_at', 'email', 'expires_at', 'role', 'token', 'token_type', 'updated_at', 'username']);
+  assert.equal(
+    { ...answer.body, token: undefined, expires_at: undefined, created_at: undefined, updated_at: undefined },
+    { username: 'user_ana', email: 'userana@example.org', role: 'BASIC', token_type: 'Bearer', token: undefined, expires_at: undefined, created_at: undefined, updated_at: undefined },
+  );
+  assert.is(answer.body.created_at, answer.body.updated_at);
+  assert.ok(Math.abs(Date.parse(String(answer.body.created_at)) - Date.now()) < 60_000);
   assert.match(String(answer.body.token), /^[\w-]+\.[\w-]+\.[\w-]+$/);
   const expires = Date.parse(String(answer.body.expires_at));
   assert.ok(expires > Date.now() + 3500_000 && expires <= Date.now() + 3600_000, String(answer.body.expires_at));

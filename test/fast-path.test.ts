@@ -2,7 +2,6 @@ import { request } from 'node:http';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { Catalog } from '../src/catalog/catalog.ts';
-import { registered } from './helpers/accounts-app.ts';
 import { dataFile, startApp } from './helpers/http.ts';
 
 const server = await startApp();
@@ -82,12 +81,12 @@ test('client errors are replayed with the same status, headers and message, and 
 });
 
 test('revalidation on the fast path: the same 304 as Koa sends', async () => {
-  const token = await registered(server.url, 'reader');
   const path = '/api/v1/characters?size=2';
   const etag = headersOf(await raw(path)).etag!;
-  // A request with a bearer token always goes through Koa: it gives Koa's own 304.
-  const koa = await raw(path, { 'If-None-Match': etag, Authorization: `Bearer ${token}` });
-  const fast = await raw(path, { 'If-None-Match': etag });
+  // An Origin the server has not seen for this URL (answers vary on it) goes through Koa: Koa's own 304.
+  const origin = { Origin: 'https://revalidate.example.com' };
+  const koa = await raw(path, { 'If-None-Match': etag, ...origin });
+  const fast = await raw(path, { 'If-None-Match': etag, ...origin });
   assert.not.ok(byFastPath(koa));
   assert.ok(byFastPath(fast));
   assert.is(fast.status, 304);

@@ -13,7 +13,7 @@ async function pings(url: string, n: number, token?: string): Promise<{ statuses
   const statuses: number[] = [];
   let last!: Response;
   for (let i = 0; i < n; i++) {
-    last = await fetch(`${url}/api/ping`, { headers: token ? { Authorization: `Bearer ${token}` } : {} });
+    last = await fetch(`${url}/api/v1/endpoints`, { headers: token ? { Authorization: `Bearer ${token}` } : {} });
     statuses.push(last.status);
   }
   return { statuses, last };

@@ -28,7 +28,7 @@ async function flush(): Promise<void> {
   client.disconnect();
 }
 
-const connected = (server: TestServer) => async () => (await server.get('/api/ping')).headers.get('x-rate-limit-limit') !== null;
+const connected = (server: TestServer) => async () => (await server.get('/api/v1/endpoints')).headers.get('x-rate-limit-limit') !== null;
 
 test('two instances on one Redis share one budget per client', async () => {
   // A generous timeout: on a loaded machine a slow answer must not let a request through here.
@@ -41,7 +41,7 @@ test('two instances on one Redis share one budget per client', async () => {
     const statuses: number[] = [];
     const remaining: (string | null)[] = [];
     for (let i = 0; i < 8; i++) {
-      const response = await (i % 2 === 0 ? a : b).get('/api/ping');
+      const response = await (i % 2 === 0 ? a : b).get('/api/v1/endpoints');
       statuses.push(response.status);
       remaining.push(response.headers.get('x-rate-limit-remaining'));
     }
@@ -82,7 +82,7 @@ test('a slow Redis does not hold requests: they are answered while Redis is stil
     const sleeping = client.call('DEBUG', 'SLEEP', '2').then(() => (awake = true));
     await new Promise((resolve) => setTimeout(resolve, 100));
     for (let i = 0; i < 3; i++) {
-      const response = await server.get('/api/ping');
+      const response = await server.get('/api/v1/endpoints');
       assert.is(response.status, 200);
       assert.is(response.headers.get('x-rate-limit-limit'), null, 'served without a limit');
     }
@@ -99,11 +99,11 @@ test('Redis stopped mid-test: requests are still served; limits resume when it r
   try {
     await eventually(connected(server), 'the instance reaches Redis');
     await redis.stop();
-    for (let i = 0; i < 10; i++) assert.is((await server.get('/api/ping')).status, 200);
+    for (let i = 0; i < 10; i++) assert.is((await server.get('/api/v1/endpoints')).status, 200);
     await redis.start();
     await eventually(connected(server), 'the instance reconnects');
     const statuses: number[] = [];
-    for (let i = 0; i < 5; i++) statuses.push((await server.get('/api/ping')).status);
+    for (let i = 0; i < 5; i++) statuses.push((await server.get('/api/v1/endpoints')).status);
     assert.ok(statuses.includes(429), `limited again: ${statuses}`);
   } finally {
     await server.close();

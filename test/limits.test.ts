@@ -2,9 +2,8 @@ import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { Counter } from '../src/limits/counter.ts';
-import { MemoryLoginFailures } from '../src/limits/login-failures.ts';
-import { SweptMap } from '../src/limits/swept-map.ts';
+import { MemoryCounter } from '../src/limits/memory-counter.ts';
+import { RateLimits } from '../src/limits/rate-limits.ts';
 import { json, startApp } from './helpers/http.ts';
 
 type Row = Record<string, unknown>;
@@ -31,7 +30,7 @@ test('the N+1th anonymous request is a 429 in the error shape with every limit h
     assert.is(body.code, 429);
     assert.is(body.status, 'Too Many Requests');
     assert.is(body.method, 'POST');
-    assert.match(String(body.message), /^Too many requests from address 127\.0\.0\.1: the anonymous tier allow 3 per 60 s; retry in \d+ s$/);
+    assert.match(String(body.message), /^Too many requests from address 127\.0\.0\.1: the anonymous tier allows 3 per 60 s; retry in \d+ s$/);
   } finally {
     await server.close();
   }
@@ -52,7 +51,7 @@ test('errors and unknown routes count and carry the headers; CORS preflights do 
     assert.is(missing.status, 404);
     assert.is(missing.headers.get('x-rate-limit-remaining'), '1');
     assert.is((await server.get('/api/v1/actors/not-a-uuid')).headers.get('x-rate-limit-remaining'), '0');
-    assert.is((await server.get('/api/ping')).status, 429);
+    assert.is((await server.get('/api/v1/endpoints')).status, 429);
   } finally {
     await server.close();
   }
@@ -64,7 +63,7 @@ test('TRUST_PROXY decides whether X-Forwarded-For names the client', async () =>
     try {
       const statuses = [];
       for (const address of ['198.51.100.1', '198.51.100.2', '198.51.100.3']) {
-        statuses.push((await server.get('/api/ping', { 'X-Forwarded-For': address })).status);
+        statuses.push((await server.get('/api/v1/endpoints', { 'X-Forwarded-For': address })).status);
       }
       assert.equal(statuses, trust === 'true' ? [200, 200, 200] : [200, 429, 429], `TRUST_PROXY=${trust}`);
     } finally {
@@ -83,7 +82,7 @@ test('the auth endpoints have their own stricter budget per address', async () =
     const third = await post();
     assert.is(third.status, 429);
     assert.match(String((await json<Row>(third)).message), /the auth endpoints allow 2 per 60 s/);
-    assert.is((await server.get('/api/ping')).status, 200, 'reads keep their own budget');
+    assert.is((await server.get('/api/v1/endpoints')).status, 200, 'reads keep their own budget');
   } finally {
     await server.close();
   }
@@ -93,7 +92,7 @@ test('RATE_LIMIT=off sends no limit headers and never answers 429', async () => 
   const server = await startApp({ RATE_LIMIT: 'off', RATE_LIMIT_ANONYMOUS: '1' });
   try {
     for (let i = 0; i < 20; i++) {
-      const response = await server.get('/api/ping');
+      const response = await server.get('/api/v1/endpoints');
       assert.is(response.status, 200);
       assert.is(response.headers.get('x-rate-limit-remaining'), null);
       assert.is(response.headers.get('ratelimit'), null);
@@ -103,48 +102,65 @@ test('RATE_LIMIT=off sends no limit headers and never answers 429', async () => 
   }
 });
 
-test('one Map serves every check: counts go down across checks of the same key', async () => {
-  const counters = new SweptMap(60_000);
-  const counter = new Counter({ driver: 'memory', map: counters.map }, 'rate:test', 2, 60_000);
-  assert.equal((await counter.check('ip:a')).remaining, 1);
-  assert.equal((await counter.check('ip:a')).remaining, 0);
-  assert.is((await counter.check('ip:a')).allowed, false);
-  assert.is((await counter.check('ip:b')).allowed, true);
-  assert.is(counters.map.size, 2);
-  counters.stop();
+test('one counter serves every check: counts go down across checks of the same key', async () => {
+  const counter = new MemoryCounter(2, 60_000);
+  assert.equal(counter.hit('ip:a').remaining, 1);
+  assert.equal(counter.hit('ip:a').remaining, 0);
+  assert.is(counter.hit('ip:a').allowed, false);
+  assert.is(counter.hit('ip:b').allowed, true);
+  assert.is(counter.size, 2);
 });
 
-test('the sweep drops expired windows: a million one-off addresses leave the heap as it was', async () => {
+test('expired windows go whole: a million one-off addresses leave the heap as it was, with no sweep', async () => {
   setFlagsFromString('--expose-gc');
   const gc = runInNewContext('gc') as () => void;
-  const counters = new SweptMap(3_600_000);
-  const counter = new Counter({ driver: 'memory', map: counters.map }, 'rate:anonymous', 60, 200);
+  let now = 1_000_000;
+  const counter = new MemoryCounter(60, 200, () => now);
   gc();
   const before = process.memoryUsage().heapUsed;
-  for (let i = 0; i < 1_000_000; i++) await counter.check(`ip:10.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}`);
-  assert.is(counters.map.size, 1_000_000);
+  for (let i = 0; i < 1_000_000; i++) counter.hit(`ip:10.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}`);
+  assert.is(counter.size, 1_000_000);
   const grown = process.memoryUsage().heapUsed - before;
-  await new Promise((resolve) => setTimeout(resolve, 250));
-  assert.is(counters.sweep(), 1_000_000);
-  assert.is(counters.map.size, 0);
+  // Two windows later the next request finds both generations stale and drops them in one step.
+  now += 400;
+  assert.is(counter.hit('ip:192.0.2.1').remaining, 59);
+  assert.is(counter.size, 1);
   gc();
   const after = process.memoryUsage().heapUsed - before;
-  counters.stop();
   assert.ok(grown > 50 * 2 ** 20, `a million entries should weigh something (${(grown / 2 ** 20).toFixed(1)} MB)`);
-  assert.ok(after < 20 * 2 ** 20, `heap after the sweep is ${(after / 2 ** 20).toFixed(1)} MB above its start`);
+  assert.ok(after < 20 * 2 ** 20, `heap after expiry is ${(after / 2 ** 20).toFixed(1)} MB above its start`);
+});
+
+test('a window ends on time whichever generation holds the key', () => {
+  let now = 0;
+  const counter = new MemoryCounter(2, 100, () => now);
+  counter.hit('k');
+  now = 60;
+  counter.hit('k');
+  assert.is(counter.hit('j').allowed, true);
+  now = 99;
+  assert.is(counter.hit('k').allowed, false, 'third hit of k inside its window');
+  now = 101;
+  // The generation rotated at 100: k's window (0–100) is over, j's (60–160) is not.
+  assert.is(counter.hit('k').remaining, 1, 'k starts over');
+  assert.is(counter.peek('j').remaining, 1, 'j keeps its count across the rotation');
+  now = 161;
+  assert.is(counter.peek('j').remaining, 2, "j's window is over");
 });
 
 test('login failures: the limit per username holds, other usernames and expiry are unaffected', async () => {
-  const failures = new MemoryLoginFailures(3, 150);
+  const limits = new RateLimits(
+    { windowSeconds: 60, tiers: { anonymous: 60, BASIC: 60, DEV: 60, MAINTAINER: 60, ADMIN: Infinity }, auth: 10, loginFailures: { limit: 3, windowMinutes: 0.0025 } },
+    { info: () => {}, warn: () => {} },
+  );
   for (let i = 0; i < 3; i++) {
-    assert.is(await failures.wait('Iris'), 0);
-    await failures.record('iris');
+    assert.is(await limits.signInRefusal('Iris'), undefined);
+    await limits.signInFailed('iris');
   }
-  assert.ok((await failures.wait('IRIS')) >= 1);
-  assert.is(await failures.wait('tomas'), 0);
+  assert.is((await limits.signInRefusal('IRIS'))?.status, 429);
+  assert.is(await limits.signInRefusal('tomas'), undefined);
   await new Promise((resolve) => setTimeout(resolve, 200));
-  assert.is(await failures.wait('iris'), 0);
-  failures.stop();
+  assert.is(await limits.signInRefusal('iris'), undefined);
 });
 
 test.run();

@@ -67,7 +67,7 @@ test('error answers are documented for their operation and have the Error shape'
     ['/api/v1/episodes', '/api/v1/episodes?language=xx-XX', 400],
     ['/api/v1/actors/{uuid}', '/api/v1/actors/not-a-uuid', 400],
     ['/api/v1/actors/{uuid}', `/api/v1/actors/${unknown}`, 404],
-    ['/api/v1/episodes/{uuid}/translations/{language}', `/api/v1/episodes/${firsts.get('episodes')!.uuid}/translations/xx-XX`, 400],
+    ['/api/v1/episodes/{uuid}/translations/{language}', `/api/v1/episodes/${firsts.get('episodes')!.uuid}/translations/xx-XX`, 404],
     ['/api/v1/actors/{uuid}/socials/{social}', `/api/v1/actors/${firsts.get('actors')!.uuid}/socials/myspace`, 404],
     ['/api/v1/overview/{uuid}', `/api/v1/overview/${unknown}`, 404],
     ['/api/docs/{asset}', '/api/docs/index.html', 404],

@@ -108,10 +108,14 @@ test('translations of every translated record: all, one, random, and a missing o
   const untranslated = (await dataFile('games.json')).find((g) => !partial.includes(g.uuid))!;
   const missing = await server.get(`/api/v1/games/${untranslated.uuid}/translations/es-ES`);
   assert.is(missing.status, 404);
-  assert.is((await json<Row>(missing)).message, `Game '${untranslated.uuid}' has no es-ES translation`);
+  assert.is((await json<Row>(missing)).message, `Game '${untranslated.uuid}' has no translation in 'es-ES'; available: en-US, pt-BR`);
+  // A language the catalog does not have is a 404 too, as HawAPI answers and its clients expect.
   const unknown = await server.get(`/api/v1/games/${untranslated.uuid}/translations/fr-FR`);
-  assert.is(unknown.status, 400);
-  assert.is((await json<Row>(unknown)).message, "Unknown language 'fr-FR'; available: en-US, pt-BR, es-ES");
+  assert.is(unknown.status, 404);
+  assert.is((await json<Row>(unknown)).message, `Game '${untranslated.uuid}' has no translation in 'fr-FR'; available: en-US, pt-BR`);
+  const overview = await server.get('/api/v1/overview/translations/xx');
+  assert.is(overview.status, 404);
+  assert.match(String((await json<Row>(overview)).message), /has no translation in 'xx'; available: en-US, pt-BR, es-ES$/);
 });
 
 test("socials are the actor's own: all, by network (case-insensitive), random, and missing", async () => {

@@ -1,10 +1,12 @@
-import { mkdir, stat } from 'node:fs/promises';
-import { dirname } from 'node:path';
+import { watch, type FSWatcher } from 'node:fs';
+import { stat } from 'node:fs/promises';
+import { basename, dirname } from 'node:path';
 import { Low } from 'lowdb';
 import { lock } from 'proper-lockfile';
 import type { Account } from './account.ts';
 import { accountsFileProblem, type AccountsData } from './accounts-file.ts';
-import type { AccountKey, AccountStore, TakenField } from './store.ts';
+import { keepPrivate, makeParentFolders } from './private-file.ts';
+import type { AccountChanges, AccountKey, AccountStore, TakenField } from './store.ts';
 import { StoreFileError, SyncedJsonFile } from './synced-json-file.ts';
 import { WriteQueue } from './write-queue.ts';
 
@@ -38,11 +40,17 @@ async function versionOf(file: string): Promise<string> {
   }
 }
 
+/** How often the file is checked for changes made by another process (`npm run accounts`). */
+const POLL_MS = 500;
+
 /**
- * Accounts in one lowdb JSON file. Writes of this process go through one queue and each is
- * answered after the file reached the disk. The server and `npm run accounts` may share the
- * file: every write holds a lock file (`<file>.lock`) and starts from the file's current
- * content, and reads reload when another process replaced the file.
+ * Accounts in one lowdb JSON file, answered from memory. Writes of this process go through
+ * one queue and each is answered after the file reached the disk. The server and
+ * `npm run accounts` may share the file: every write holds a lock file (`<file>.lock`) and
+ * starts from the file's current content, and the folder's change events (or, at the latest,
+ * a timer every `POLL_MS`) tell when another process replaced the file, so lookups never
+ * touch the file system (a `stat` per request would queue behind password hashes on
+ * libuv's thread pool).
  *
  * @example
  * const store = await JsonFileAccountStore.open('var/accounts.json'); // StoreFileError if corrupt
@@ -52,6 +60,8 @@ export class JsonFileAccountStore implements AccountStore {
   readonly #db: Low<AccountsData>;
   readonly #queue = new WriteQueue();
   #state = snapshot([], 'not read');
+  #poll?: NodeJS.Timeout;
+  #watcher?: FSWatcher;
 
   private constructor(
     readonly file: string,
@@ -60,13 +70,27 @@ export class JsonFileAccountStore implements AccountStore {
     this.#db = new Low(new SyncedJsonFile<AccountsData>(file), { accounts: [] });
   }
 
-  /** Opens `file`, creating it and its folder (mode 0700) if missing; refuses a file it cannot use. */
+  /**
+   * Opens `file`, creating it and its folders (mode 0700) if missing and taking the group and
+   * other permissions off an existing one; refuses a file or location it cannot use.
+   */
   static async open(file: string, warn: (line: string) => void = () => {}): Promise<JsonFileAccountStore> {
-    await mkdir(dirname(file), { recursive: true, mode: 0o700 });
+    await makeParentFolders(file);
+    await keepPrivate(file, warn);
     const store = new JsonFileAccountStore(file, warn);
     // Reading needs no lock, so a restart after a crash is not held up by the crash's lock.
     await store.#queue.run(() => store.#reload());
     if (store.#state.version === 'missing') await store.#change((state) => ({ result: undefined, next: state.version === 'missing' ? [] : undefined }));
+    const refresh = () => void store.refresh().catch((error: Error) => warn(`accounts not reloaded: ${error.message}`));
+    // The folder's events usually tell at once; the timer covers file systems without them.
+    try {
+      store.#watcher = watch(dirname(file), { persistent: false }, (_event, name) => name === basename(file) && refresh());
+      store.#watcher.on('error', () => store.#watcher?.close());
+    } catch {
+      // Watching is an optimisation: polling alone keeps the view within POLL_MS.
+    }
+    store.#poll = setInterval(refresh, POLL_MS);
+    store.#poll.unref();
     return store;
   }
 
@@ -86,21 +110,35 @@ export class JsonFileAccountStore implements AccountStore {
     });
   }
 
+  update(uuid: string, changes: AccountChanges): Promise<Account | undefined> {
+    return this.#change((state) => {
+      const found = state.byUuid.get(uuid);
+      if (!found) return { result: undefined };
+      const updated = { ...found, ...changes, updated_at: changes.role ? new Date().toISOString() : found.updated_at };
+      return { result: updated, next: state.accounts.map((a) => (a.uuid === uuid ? updated : a)) };
+    });
+  }
+
   async find(key: AccountKey): Promise<Account | undefined> {
-    const state = await this.#current();
+    const state = this.#state;
     if ('uuid' in key) return state.byUuid.get(key.uuid);
     if ('username' in key) return state.byUsername.get(key.username.toLowerCase());
     return state.byEmail.get(key.email.toLowerCase());
   }
 
   async list(): Promise<Account[]> {
-    return [...(await this.#current()).accounts];
+    await this.refresh();
+    return [...this.#state.accounts];
   }
 
-  /** The snapshot, reloaded first if another process replaced the file. */
-  async #current(): Promise<Snapshot> {
-    if ((await versionOf(this.file)) !== this.#state.version) await this.#queue.run(() => this.#reload());
-    return this.#state;
+  refresh(): Promise<void> {
+    return this.#queue.run(() => this.#reload());
+  }
+
+  /** Stops watching the file for changes from other processes. */
+  close(): void {
+    clearInterval(this.#poll);
+    this.#watcher?.close();
   }
 
   async #reload(): Promise<void> {

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { open, readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
+import { keepPrivate } from './private-file.ts';
 import { StoreFileError } from './synced-json-file.ts';
 
 const MIN_BYTES = 32;
@@ -51,9 +52,10 @@ async function createSecretFile(file: string): Promise<boolean> {
  * const { key, origin } = await jwtSecret(undefined, 'var/accounts.json');
  * log.info(origin); // 'JWT secret: generated a 256-bit key in var/jwt-secret (mode 0600)'
  */
-export async function jwtSecret(configured: string | undefined, accountsFile: string): Promise<JwtSecret> {
+export async function jwtSecret(configured: string | undefined, accountsFile: string, warn: (line: string) => void = () => {}): Promise<JwtSecret> {
   if (configured) return { key: new TextEncoder().encode(configured), origin: 'JWT secret: from JWT_SECRET' };
   const file = join(dirname(accountsFile), 'jwt-secret');
+  await keepPrivate(file, warn);
   try {
     return { key: await readSecretFile(file), origin: `JWT secret: read from ${file}` };
   } catch (error) {

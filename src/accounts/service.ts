@@ -1,17 +1,17 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { HttpError } from '../lib/http-error.ts';
 import type { Account, Caller } from './account.ts';
-import { hashPassword, verifyPassword, type ScryptParams } from './passwords.ts';
+import type { PasswordHasher } from './password-hasher.ts';
 import { checkCredentialsBody, checkRegisterBody, type CredentialsBody, type RegisterBody } from './schemas.ts';
 import type { AccountStore, TakenField } from './store.ts';
 import { TokenRejected, type IssuedToken, type Tokens } from './tokens.ts';
 import { capitalize } from '../lib/text.ts';
 
 /** `register`'s answer. @example const { token, expires_at }: Registered = await accounts.register(body, undefined); */
-export type Registered = Pick<Account, 'username' | 'email' | 'role'> & IssuedToken;
+export type Registered = Pick<Account, 'username' | 'email' | 'role' | 'created_at' | 'updated_at'> & IssuedToken;
 
-/** `authenticate`'s answer. @example const { token, created_at }: Authenticated = await accounts.authenticate(body); */
-export type Authenticated = Registered & Pick<Account, 'created_at' | 'updated_at'>;
+/** `authenticate`'s answer: the same fields as `register`'s. */
+export type Authenticated = Registered;
 
 const INVALID_CREDENTIALS = () => new HttpError(401, 'Invalid credentials', { 'WWW-Authenticate': 'Bearer' });
 
@@ -25,21 +25,31 @@ function checked<T>(result: { body: T } | { problems: string[] }): T {
   return result.body;
 }
 
+/**
+ * A registration body, checked: every broken rule in one 400.
+ *
+ * @example
+ * readRegisterBody({ username: 'al' }); // throws HttpError 400 'Invalid request body: first_name is required; ...'
+ */
+export function readRegisterBody(input: unknown): RegisterBody {
+  return checked(checkRegisterBody(input));
+}
+
 function takenMessage(taken: TakenField[], body: RegisterBody): string {
   const named = taken.map((field) => `${field} '${body[field]}'`).join(' and ');
   return `${capitalize(named)} ${taken.length > 1 ? 'are' : 'is'} already registered`;
 }
 
 /**
- * Creates an account from a registration body (validated here): the rules shared by
- * `POST /api/v1/auth/register` and `npm run accounts -- create`. Throws HttpError 400/409.
+ * Creates an account from a checked registration body: the rules shared by
+ * `POST /api/v1/auth/register` and `npm run accounts -- create`. Throws HttpError 409 when
+ * the username or email is taken.
  *
  * @example
- * await createAccount(store, { first_name: 'Ana', last_name: 'Lima', username: 'ana',
- *   email: 'ana@example.org', password: 'a long secret', role: 'ADMIN' }, scryptParams(2 ** 17));
+ * await createAccount(store, readRegisterBody({ first_name: 'Ana', last_name: 'Lima', username: 'ana',
+ *   email: 'ana@example.org', password: 'a long secret', role: 'ADMIN' }), hasher);
  */
-export async function createAccount(store: AccountStore, input: unknown, params: ScryptParams): Promise<Account> {
-  const body = checked(checkRegisterBody(input));
+export async function createAccount(store: AccountStore, body: RegisterBody, hasher: PasswordHasher): Promise<Account> {
   // Checked before hashing so a duplicate costs no scrypt run; the store checks again atomically.
   const taken = [(await store.find({ username: body.username })) && 'username', (await store.find({ email: body.email })) && 'email'].filter(Boolean) as TakenField[];
   if (taken.length) throw new HttpError(409, takenMessage(taken, body));
@@ -51,7 +61,7 @@ export async function createAccount(store: AccountStore, input: unknown, params:
     first_name: body.first_name,
     last_name: body.last_name,
     role: body.role ?? 'BASIC',
-    password_hash: await hashPassword(body.password, params),
+    password_hash: await hasher.hash(body.password),
     created_at: now,
     updated_at: now,
   };
@@ -72,22 +82,35 @@ export class AccountService {
   private constructor(
     readonly store: AccountStore,
     private readonly tokens: Tokens,
-    private readonly params: ScryptParams,
+    private readonly hasher: PasswordHasher,
     private readonly dummyHash: string,
   ) {}
 
-  /** Prepares the dummy hash that unknown usernames are checked against. */
-  static async create(store: AccountStore, tokens: Tokens, params: ScryptParams): Promise<AccountService> {
-    return new AccountService(store, tokens, params, await hashPassword(randomBytes(16).toString('hex'), params));
+  /** Prepares the dummy hash that unknown usernames are checked against, at the current cost. */
+  static async create(store: AccountStore, tokens: Tokens, hasher: PasswordHasher): Promise<AccountService> {
+    return new AccountService(store, tokens, hasher, await hasher.hash(randomBytes(16).toString('hex')));
+  }
+
+  /** Stops the store's background work. */
+  close(): void {
+    this.store.close();
   }
 
   /** A BASIC account for anyone; another role only for an ADMIN `caller`. */
   async register(input: unknown, caller: Caller | undefined): Promise<Registered> {
-    const role = checked(checkRegisterBody(input)).role ?? 'BASIC';
+    const body = readRegisterBody(input);
+    const role = body.role ?? 'BASIC';
     if (role !== 'BASIC' && !caller) throw new HttpError(401, `Registering a ${role} account needs an ADMIN's bearer token`, { 'WWW-Authenticate': 'Bearer' });
-    if (role !== 'BASIC' && caller?.role !== 'ADMIN') throw new HttpError(403, `Registering a ${role} account needs an ADMIN's bearer token; this token is a ${caller?.role}'s`);
-    const account = await createAccount(this.store, input, this.params);
-    return { username: account.username, email: account.email, role: account.role, ...(await this.tokens.issue(account)) };
+    await this.store.refresh();
+    if (role !== 'BASIC') {
+      // The caller's role as stored at this moment, even if an operator changed it a moment ago.
+      const current = await this.store.find({ uuid: caller!.uuid });
+      if (!current) throw invalidToken("Bearer token's account no longer exists");
+      if (current.role !== 'ADMIN') throw new HttpError(403, `Registering a ${role} account needs an ADMIN's bearer token; this token is a ${current.role}'s`);
+    }
+    const account = await createAccount(this.store, body, this.hasher);
+    const { username, email, created_at, updated_at } = account;
+    return { username, email, role: account.role, ...(await this.tokens.issue(account)), created_at, updated_at };
   }
 
   /** A fresh token for the account the credentials name. */
@@ -119,14 +142,23 @@ export class AccountService {
   }
 
   /**
-   * The account, or the same 401 for every kind of mismatch. An unknown username still costs
-   * one scrypt run (against a dummy hash), so timing does not tell which usernames exist.
+   * The account, or the same 401 for every kind of mismatch. Every attempt costs at least
+   * one hash at the current cost: an unknown username is checked against a dummy hash made
+   * at that cost, and an account hashed at an older cost is also hashed anew, at the same
+   * time as its check (kept when the password is right), so timing tells neither which
+   * usernames exist nor which are old.
    */
   async #checkCredentials({ username, email, password }: CredentialsBody): Promise<Account> {
+    await this.store.refresh();
     const account = await this.store.find({ username });
-    const matches = await verifyPassword(password, account?.password_hash ?? this.dummyHash);
+    const stored = account?.password_hash ?? this.dummyHash;
+    const [matches, rehashed] = await Promise.all([
+      this.hasher.verify(password, stored),
+      this.hasher.isCurrent(stored) ? undefined : this.hasher.hash(password),
+    ]);
     const emailMatches = email === undefined || email.toLowerCase() === account?.email.toLowerCase();
     if (!account || !matches || !emailMatches) throw INVALID_CREDENTIALS();
+    if (rehashed) return (await this.store.update(account.uuid, { password_hash: rehashed })) ?? account;
     return account;
   }
 }

@@ -8,13 +8,16 @@ import type { Account } from './account.ts';
  */
 export type AccountKey = { uuid: string } | { username: string } | { email: string };
 
+/** What may change in an account after it is created. @example const changes: AccountChanges = { role: 'DEV' }; */
+export type AccountChanges = Partial<Pick<Account, 'role' | 'password_hash'>>;
+
 /** Which unique fields of a new account are already in use. @example const taken: TakenField[] = ['email']; */
 export type TakenField = 'username' | 'email';
 
 /**
  * Where accounts live. Every method resolves only after the change is durable, so a caller
  * may answer its client as soon as it resolves. Implementations: `JsonFileAccountStore`
- * (one JSON file); a shared backend for several servers can implement the same four methods.
+ * (one JSON file); a shared backend for several servers can implement the same methods.
  *
  * @example
  * const result = await store.create(account);
@@ -26,6 +29,15 @@ export interface AccountStore {
   find(key: AccountKey): Promise<Account | undefined>;
   /** Removes the account; false when it did not exist. */
   delete(uuid: string): Promise<boolean>;
+  /** Changes the account's role or password hash (not its unique fields); the updated account, or undefined when it does not exist. */
+  update(uuid: string, changes: AccountChanges): Promise<Account | undefined>;
   /** Every account, oldest first. */
   list(): Promise<Account[]>;
+  /**
+   * Brings this process's view up to date with changes other processes made. Lookups may
+   * answer from a view up to a second old; the credential checks call this first.
+   */
+  refresh(): Promise<void>;
+  /** Stops background work (watching for changes); the store is not used afterwards. */
+  close(): void;
 }

@@ -35,6 +35,21 @@ const budget: Parse<number> = (raw) => {
   return /^\d+$/.test(raw) && value >= 1 && value <= 1e9 ? { value } : { accepts: 'an integer from 1 to 1000000000, or unlimited' };
 };
 
+/** Proxies in front of the service: `false`/`off` (none), `true`/`on` (one) or a count. */
+const proxyHops: Parse<number> = (raw) => {
+  const lower = raw.toLowerCase();
+  if (lower === 'false' || lower === 'off') return { value: 0 };
+  if (lower === 'true' || lower === 'on') return { value: 1 };
+  return /^\d+$/.test(raw) && Number(raw) <= 10 ? { value: Number(raw) } : { accepts: 'false, true, or the number of proxies in front (0 to 10)' };
+};
+
+/** An absolute http(s) URL without a trailing slash, or unset. */
+const publicUrl: Parse<string | undefined> = (raw) => {
+  if (raw === '') return { value: undefined };
+  const trimmed = raw.replace(/\/+$/, '');
+  return /^https?:\/\/[^\s/?#]+(\/[^\s?#]*)?$/.test(trimmed) ? { value: trimmed } : { accepts: 'an absolute http:// or https:// URL such as https://api.example.org' };
+};
+
 const redisUrl: Parse<string> = (raw) =>
   raw === '' || /^rediss?:\/\/\S+$/.test(raw) ? { value: raw } : { accepts: 'a redis:// or rediss:// URL' };
 function powerOfTwo(minExponent: number, maxExponent: number): Parse<number> {
@@ -79,7 +94,12 @@ export const VARIABLES = {
   CACHE_MAX_AGE: { default: '300', description: 'Seconds browsers and proxies may reuse a catalog response (`Cache-Control: max-age`)', parse: integer(0, 31536000) },
   RESPONSE_CACHE_MB: { default: '64', description: 'Memory for serialized responses (least recently used evicted first); 0 turns the cache off', parse: integer(0, 4096) },
   LOG_LEVEL: { default: 'info', description: '`info` logs boot and one line per request, `warn` only problems, `silent` nothing', parse: oneOf('info', 'warn', 'silent') },
-  TRUST_PROXY: { default: 'false', description: 'Take the client address from `X-Forwarded-For` (only behind a proxy you run)', parse: flag },
+  TRUST_PROXY: {
+    default: 'false',
+    description: 'Number of proxies in front that append to `X-Forwarded-For` (`true` = 1); the client address is read that many entries from the right',
+    parse: proxyHops,
+  },
+  PUBLIC_URL: { default: '', description: 'Base URL the service reports (`/api`); unset: the address each request used', parse: publicUrl },
   RATE_LIMIT: { default: 'on', description: '`off` disables every rate limit (classrooms, benchmarks, tests)', parse: oneOf('on', 'off') },
   RATE_LIMIT_WINDOW_SECONDS: { default: '60', description: 'Length of the rate-limit window', parse: integer(1, 86400) },
   RATE_LIMIT_ANONYMOUS: { default: '60', description: 'Requests per window for a client without a token, per address', parse: budget },
@@ -100,6 +120,16 @@ export const VARIABLES = {
     secret: true,
   },
   TOKEN_TTL: { default: '3600', description: 'Seconds a bearer token stays valid', parse: integer(1, 31536000) },
+  HASH_CONCURRENCY: { default: '2', description: 'Password hashes run at once (each takes a libuv thread and 128 MiB)', parse: integer(1, 64) },
+  HASH_QUEUE: { default: '32', description: 'Sign-ins waiting for a hash slot before the next is refused with 503', parse: integer(0, 10000) },
+  REQUEST_TIMEOUT_SECONDS: { default: '10', description: 'Longest time to receive a whole request (headers and body) before a 408', parse: integer(1, 3600) },
+  HEADERS_TIMEOUT_SECONDS: { default: '5', description: 'Longest time to receive the request headers before a 408', parse: integer(1, 3600) },
+  MAX_CONNECTIONS: { default: '4096', description: 'Open connections in total; more are closed at once', parse: integer(1, 1000000) },
+  MAX_CONNECTIONS_PER_ADDRESS: {
+    default: '256',
+    description: 'Open connections per peer address; not applied behind a proxy (`TRUST_PROXY`), whose connections all share its address',
+    parse: integer(1, 1000000),
+  },
   SCRYPT_N: {
     default: '131072',
     description: 'scrypt cost of new password hashes; **tests only** lower it (131072 = 2^17 is the OWASP minimum)',

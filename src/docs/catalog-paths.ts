@@ -52,8 +52,8 @@ function translationPaths(family: Family, base: string, located: { parameters: J
         responses: {
           200: success('The translation', one, ['Content-Language', ...CACHED]),
           304: response('NotModified'),
-          400: errorResponse('A malformed uuid, or a language the catalog does not have'),
-          404: errorResponse(`No such ${family.singular}, or it has no translation in that language`),
+          400: errorResponse('A malformed uuid, or a `language` parameter the catalog does not have'),
+          404: errorResponse(`No such ${family.singular}, or it has no translation in that language (the message lists those it has)`),
           ...ALWAYS,
         },
       },

@@ -8,6 +8,8 @@ import { componentSchemas, type Json } from './schemas.ts';
 import { accountPaths, metaPaths } from './service-paths.ts';
 import { PACKAGE as pkg } from '../lib/package-info.ts';
 
+/** What the document says about this deployment. */
+export type OpenApiOptions = ParameterOptions;
 
 /** The overview the reference page opens with (Markdown), short so the families show at once. */
 function introduction(): string {
@@ -53,7 +55,7 @@ function referencePaths(): Record<string, Json> {
  * const doc = buildOpenApi({ defaultLanguage: 'en-US', maxPageSize: 50 });
  * Object.keys(doc.paths as object).length; // 51
  */
-export function buildOpenApi(options: ParameterOptions): Json {
+export function buildOpenApi(options: OpenApiOptions): Json {
   const families = [...FAMILIES.values()].map((family) => ({
     name: familyTag(family),
     description:

@@ -3,15 +3,8 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { CachedResponse } from '../http/cached-response.ts';
 
-/** One file of the reference page, held in memory. @example ctx.type = file.type; ctx.body = file.body; */
-export interface PageFile {
-  body: Buffer;
-  /** The Content-Type. */
-  type: string;
-  /** Strong ETag of the bytes. */
-  etag: string;
-}
 
 const SWAGGER_UI = dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
 const OWN = fileURLToPath(new URL('./page/', import.meta.url));
@@ -42,20 +35,24 @@ export const REFERENCE_ASSETS: Readonly<Record<string, { dir: string; type: stri
 export const REFERENCE_CSP =
   "default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self'; font-src 'self' data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
 
-function read(dir: string, name: string, type: string): PageFile {
+/** The page itself also tells the browser to send no Referer to anything it links to. */
+const PAGE_HEADERS = { 'Content-Security-Policy': REFERENCE_CSP, 'Referrer-Policy': 'no-referrer' };
+
+function read(dir: string, name: string, headers: Record<string, string>): CachedResponse {
   const body = readFileSync(join(dir, name));
-  return { body, type, etag: `"${createHash('sha1').update(body).digest('base64url').slice(0, 22)}"` };
+  // Named by the bytes: an upgrade of swagger-ui-dist changes every tag.
+  return new CachedResponse(name, body, headers, createHash('sha1').update(body).digest('base64url').slice(0, 22));
 }
 
 /**
  * Reads the reference page and its assets into memory, once: a missing file stops the boot
- * instead of breaking the page later.
+ * instead of breaking the page later. Each is compressed at most once per encoding.
  *
  * @example
  * const { page, assets } = loadReferencePage();
- * assets.get('swagger-ui.css')!.type; // 'text/css; charset=utf-8'
+ * assets.get('swagger-ui.css')!.headers['Content-Type']; // 'text/css; charset=utf-8'
  */
-export function loadReferencePage(): { page: PageFile; assets: ReadonlyMap<string, PageFile> } {
-  const assets = new Map(Object.entries(REFERENCE_ASSETS).map(([name, { dir, type }]) => [name, read(dir, name, type)]));
-  return { page: read(OWN, 'index.html', 'text/html; charset=utf-8'), assets };
+export function loadReferencePage(): { page: CachedResponse; assets: ReadonlyMap<string, CachedResponse> } {
+  const assets = new Map(Object.entries(REFERENCE_ASSETS).map(([name, { dir, type }]) => [name, read(dir, name, { 'Content-Type': type })]));
+  return { page: read(OWN, 'index.html', { 'Content-Type': 'text/html; charset=utf-8', ...PAGE_HEADERS }), assets };
 }

@@ -92,6 +92,8 @@ const REGISTERED = {
   token: { type: 'string', description: 'A JWT to send as `Authorization: Bearer <token>`' },
   token_type: { type: 'string', enum: ['Bearer'] },
   expires_at: instant,
+  created_at: instant,
+  updated_at: instant,
 };
 
 /**
@@ -115,8 +117,8 @@ export function componentSchemas(): Record<string, Json> {
   schemas.Endpoint = { type: 'object', properties: { method: { type: 'string', enum: ['GET'] }, path: text }, required: ['method', 'path'], additionalProperties: false };
   schemas.RegisterBody = REGISTER_BODY_SCHEMA;
   schemas.CredentialsBody = CREDENTIALS_BODY_SCHEMA;
+  // Registering and signing in answer the same fields.
   schemas.Registered = { type: 'object', properties: REGISTERED, required: Object.keys(REGISTERED), additionalProperties: false };
-  const authenticated = { ...REGISTERED, created_at: instant, updated_at: instant };
-  schemas.Authenticated = { type: 'object', properties: authenticated, required: Object.keys(authenticated), additionalProperties: false };
+  schemas.Authenticated = schemas.Registered;
   return schemas;
 }

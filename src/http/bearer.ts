@@ -20,7 +20,14 @@ export type Bearer = { caller?: Caller; rejected?: HttpError };
 
 const BEARER = /^Bearer +([A-Za-z0-9._~+/-]+=*) *$/i;
 
-async function check(header: string, accounts: AccountService): Promise<Bearer> {
+/**
+ * Checks an `Authorization` header: no header is anonymous, a valid bearer token names its
+ * caller, anything else is the 401 it deserves. Shared by Koa and the fast path.
+ *
+ * @example
+ * await readBearer(req.headers.authorization, accounts); // { caller: { uuid, username, role } }
+ */
+export async function readBearer(header: string | undefined, accounts: AccountService): Promise<Bearer> {
   if (!header) return {};
   const token = BEARER.exec(header)?.[1];
   if (!token) return { rejected: new HttpError(401, "Authorization header must be 'Bearer <token>'", { 'WWW-Authenticate': 'Bearer error="invalid_token"' }) };
@@ -41,7 +48,7 @@ async function check(header: string, accounts: AccountService): Promise<Bearer> 
  */
 export function bearerOf(ctx: Context, accounts: AccountService): Promise<Bearer> {
   const state = ctx.state as AuthState;
-  state.bearer ??= check(ctx.get('Authorization'), accounts);
+  state.bearer ??= readBearer(ctx.get('Authorization'), accounts);
   return state.bearer;
 }
 

@@ -2,6 +2,7 @@ import { STATUS_CODES } from 'node:http';
 import type { Context, Middleware } from 'koa';
 import type { Logger } from '../config/logger.ts';
 import { HttpError } from '../lib/http-error.ts';
+import { SECURITY_HEADERS } from './headers.ts';
 
 /** Headers of a success that must not stay on an error answer. */
 const SUCCESS_ONLY = ['ETag', 'Cache-Control', 'Content-Encoding', 'Content-Language', 'Last-Modified'];
@@ -48,7 +49,6 @@ export function renderError(ctx: Context, status: number, message: string, heade
   const fields: ErrorFields = { status, method: ctx.method, message, url: ctx.path, ...(ctx.querystring ? { params: ctx.query } : {}) };
   (ctx.state as RenderedState).rendered = fields;
   ctx.body = errorJson(fields);
-  ctx.compress = false; // keeps Content-Length: error bodies are small unless the query was huge
   // Exactly this type: the official JS client parses error bodies only when it matches.
   ctx.set('Content-Type', 'application/json');
   ctx.set('Cache-Control', 'no-store');
@@ -65,18 +65,14 @@ function describe(error: unknown): HttpError | undefined {
 }
 
 /**
- * Renders every failure in the one error shape: thrown errors, routes that matched nothing
- * (404), methods a route does not have (405, with the router's `Allow` header) and anything
- * unexpected (500, logged, never shown).
+ * Renders every failure in the one error shape: thrown errors, anything nothing answered
+ * (404) and anything unexpected (500, logged, never shown).
  */
 export function errorHandler(log: Logger): Middleware {
   return async (ctx, next) => {
     try {
       await next();
-      if (ctx.body !== undefined && ctx.body !== null) return;
-      if (ctx.status === 404) throw new HttpError(404, `No route for ${ctx.method} ${ctx.path}`);
-      if (ctx.status === 405) throw new HttpError(405, `Method ${ctx.method} is not allowed on ${ctx.path}; allowed: ${ctx.response.get('Allow')}`);
-      if (ctx.status === 501) throw new HttpError(501, `Method ${ctx.method} is not implemented`);
+      if (ctx.status === 404 && (ctx.body === undefined || ctx.body === null)) throw new HttpError(404, `No route for ${ctx.method} ${ctx.path}`);
     } catch (error) {
       const known = describe(error);
       if (known) return renderError(ctx, known.status, known.message, known.headers);
@@ -84,4 +80,20 @@ export function errorHandler(log: Logger): Middleware {
       renderError(ctx, 500, 'Internal server error');
     }
   };
+}
+
+/**
+ * A whole HTTP/1.1 error answer as text, for the requests Node turns away before any
+ * handler runs (unparsable, timed out, CONNECT): the same shape, then the connection closes.
+ *
+ * @example
+ * socket.end(rawErrorAnswer({ status: 408, method: 'POST', url: '/api/v1/auth/register', message: 'Request took too long' }));
+ */
+export function rawErrorAnswer(fields: ErrorFields, headers: Record<string, string> = {}): string {
+  const body = errorJson(fields);
+  const lines = Object.entries({ ...SECURITY_HEADERS, ...headers }).map(([name, value]) => `${name}: ${value}\r\n`);
+  return (
+    `HTTP/1.1 ${fields.status} ${STATUS_CODES[fields.status]}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +
+    `Cache-Control: no-store\r\n${lines.join('')}Connection: close\r\n\r\n${body}`
+  );
 }

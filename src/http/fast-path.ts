@@ -1,128 +1,207 @@
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
-import accepts from 'accepts';
-import fresh from 'fresh';
 import type { Middleware } from 'koa';
 import { LRUCache } from 'lru-cache';
+import type { AccountService } from '../accounts/service.ts';
 import type { Logger } from '../config/logger.ts';
+import type { CachedResponse } from './cached-response.ts';
+import type { HttpError } from '../lib/http-error.ts';
+import type { Admission, RateLimits } from '../limits/rate-limits.ts';
 import { accessLine } from './access-log.ts';
+import { readBearer } from './bearer.ts';
 import { errorJson, type ErrorFields, type RenderedState } from './errors.ts';
-import type { SentState } from './response-cache.ts';
+import { requestClient } from './rate-limit.ts';
+import { MAX_TARGET_BYTES } from './request-guard.ts';
+import type { RouteBudget, RouteState } from './routing.ts';
+import { cacheableAnswer, type SentState } from './send.ts';
 import type { ServedCatalog } from './state.ts';
 
-/**
- * A request the app answered, as the fast path replays it: from the response cache, or as a
- * client error (a 404 or 400 depends only on the URL and the data; its body is rendered
- * anew, with the time of this request).
- */
-type Known = {
+/** What the fast path needs: the catalog, and for limited deployments the limits and accounts. */
+export interface FastPathOptions {
+  served: ServedCatalog;
+  accounts: AccountService;
+  limits?: RateLimits;
+  proxyHops: number;
+  log: Logger;
+  logAccess: boolean;
+}
+
+/** A GET the app answered, as the fast path replays it. */
+interface Known {
   version: string;
-  /** Every header the app sent but the per-variant ones (ETag, encoding, length). */
+  budget: RouteBudget;
+  /** Headers the app had set before the limits ran (CORS, nosniff): those of a 401 or 429. */
+  base: Record<string, string>;
+  /** The answer's headers but those set anew per answer (see PER_ANSWER). */
   headers: Record<string, string>;
-} & ({ cacheKey: string } | { error: ErrorFields });
+  path: string;
+  params?: unknown;
+  /** A cached answer (by response-cache key) or a client error rendered anew each time. */
+  answer: { cacheKey: string; cacheControl: string } | { error: ErrorFields };
+}
 
-/** Headers that change with the encoding sent or the moment, set anew on every answer. */
-const PER_ANSWER = new Set(['etag', 'content-encoding', 'content-length', 'date']);
+/** Headers that change with the encoding, the moment, the connection or the client's budget. */
+const PER_ANSWER = /^(etag|content-encoding|content-length|date|connection|keep-alive|retry-after|x-rate-limit-.*|ratelimit|ratelimit-policy)$/;
 
-/** Koa's 304 carries no body, so neither these. */
-const NOT_ON_304 = ['content-type'];
-
-/** The URLs remembered (a few hundred bytes each); the answers themselves stay in the response cache. */
+/** URLs remembered (a few hundred bytes each); the answers themselves stay in the response cache. */
 const MAX_KNOWN = 20_000;
 
-/** Longer URLs are left to Koa: an error record holds its query, and memory must stay small. */
-const MAX_URL = 2048;
+function plain(headers: Record<string, unknown>): Record<string, string> {
+  const found: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers)) {
+    if (value !== undefined && !PER_ANSWER.test(name)) found[name] = Array.isArray(value) ? value.join(', ') : String(value);
+  }
+  return found;
+}
+
+/** The request headers an answer varies on, but the encoding (negotiated per answer). */
+function variesOn(vary: string | undefined): string[] {
+  return (vary ?? '')
+    .split(',')
+    .map((name) => name.trim().toLowerCase())
+    .filter((name) => name && name !== 'accept-encoding');
+}
 
 /**
- * Answers repeated catalog reads without going through Koa: once the app has answered a GET
- * from its response cache, the same URL (and `Accept-Language`, where the answer varies on
- * it) is answered straight from that cache with the headers the app sent, negotiating the
- * encoding and `If-None-Match` the same way (the same `accepts` and `fresh` packages Koa
- * uses). Requests with a bearer token, other methods and anything not seen before go to Koa.
- * Only installed when rate limits are off: the limiter has to see every request.
+ * Answers repeated GETs without going through Koa: once the app has answered a URL from its
+ * response cache (or with a 400/404), the same URL with the same values of the headers the
+ * answer varies on is answered here, with the same bytes and headers. It does what the app
+ * does before its routes: the same rate limits (one count per request, the same headers and
+ * 429), the same bearer token check (the same 401), and the same negotiation of encoding and
+ * `If-None-Match` (`cacheableAnswer`). Anything else goes to Koa.
  *
  * @example
- * const fast = new FastPath(served, log, true);
+ * const fast = new FastPath({ served, accounts, limits, proxyHops: 0, log, logAccess: true });
  * app.use(fast.remember()); // outermost
- * createServer(fast.listener(app.callback()));
+ * createHttpServer(fast.listener(app.callback()), options);
  */
 export class FastPath {
   private readonly known = new LRUCache<string, Known>({ max: MAX_KNOWN });
+  private readonly vary = new LRUCache<string, string[]>({ max: MAX_KNOWN });
 
-  constructor(
-    private readonly served: ServedCatalog,
-    private readonly log: Logger,
-    private readonly logAccess: boolean,
-  ) {}
+  constructor(private readonly options: FastPathOptions) {}
 
-  private static key(url: string, language?: string): string {
-    return language === undefined ? url : `${url}\n${language}`;
+  private static key(url: string, names: readonly string[], headers: IncomingMessage['headers']): string {
+    let key = url;
+    for (const name of names) key += `\n${String(headers[name] ?? '')}`;
+    return key;
   }
 
-  /**
-   * Koa middleware, outermost: remembers each 200 that `send` served from the cache and each
-   * 400/404 of a GET. (Other client errors need a token, a body or a rate limit, which never
-   * reach the fast path.)
-   */
+  /** Koa middleware, outermost: remembers each cached 200 and each 400/404 of a GET. */
   remember(): Middleware {
     return async (ctx, next) => {
       await next();
-      if (ctx.method !== 'GET' || ctx.get('Authorization') || ctx.url.length > MAX_URL) return;
-      const sent = (ctx.state as SentState).sent;
+      const state = ctx.state as Partial<RouteState> & BaseState;
+      if (ctx.method !== 'GET' || ctx.url.length > MAX_TARGET_BYTES || !state.route) return;
+      const { sent } = ctx.state as SentState;
       const error = (ctx.state as RenderedState).rendered;
-      const replayable = sent ? ctx.status === 200 : error && (error.status === 400 || error.status === 404);
-      if (!replayable) return;
-      const headers: Record<string, string> = {};
-      for (const [name, value] of Object.entries(ctx.response.headers)) {
-        if (!PER_ANSWER.has(name) && value !== undefined) headers[name] = Array.isArray(value) ? value.join(', ') : String(value);
+      const { cache } = this.options.served.current;
+      let answer: Known['answer'];
+      if (sent && (ctx.status === 200 || ctx.status === 304) && sent.cacheControl !== 'no-store' && cache.peek(sent.entry.key) === sent.entry) {
+        answer = { cacheKey: sent.entry.key, cacheControl: sent.cacheControl };
+      } else if (error && (error.status === 400 || error.status === 404)) {
+        answer = { error };
+      } else {
+        return;
       }
-      const varies = /\baccept-language\b/i.test(headers.vary ?? '');
-      const key = FastPath.key(ctx.url, varies ? ctx.get('Accept-Language') : undefined);
-      const version = this.served.current.cache.version;
-      this.known.set(key, sent ? { version, headers, cacheKey: sent.key } : { version, headers, error: error! });
+      const names = variesOn(ctx.response.get('Vary'));
+      this.vary.set(ctx.url, names);
+      this.known.set(FastPath.key(ctx.url, names, ctx.req.headers), {
+        version: cache.version,
+        budget: state.route.budget,
+        base: state.base ?? {},
+        headers: plain(ctx.response.headers),
+        path: ctx.path,
+        ...(ctx.querystring ? { params: ctx.query } : {}),
+        answer,
+      });
     };
   }
 
   /** The server's request listener: the fast answer when there is one, else `app`. */
   listener(app: RequestListener): RequestListener {
     return (req, res) => {
-      if (!this.answer(req, res)) app(req, res);
+      const found = this.find(req);
+      if (!found) return app(req, res);
+      this.answer(req, res, found.known, found.entry).catch((error: Error) => {
+        this.options.log.warn(`500 on GET ${found.known.path} (fast path): ${error.stack ?? error.message}`);
+        if (!res.headersSent) this.writeError(res, { status: 500, method: 'GET', message: 'Internal server error', url: found.known.path }, found.known.base);
+      });
     };
   }
 
-  private answer(req: IncomingMessage, res: ServerResponse): boolean {
-    if (req.method !== 'GET' || req.headers.authorization !== undefined) return false;
+  /** What the app said to this request before, with the cached answer still held; else undefined. */
+  private find(req: IncomingMessage): { known: Known; entry?: CachedResponse } | undefined {
+    if (req.method !== 'GET' || (req.headers.host === undefined && req.httpVersion !== '1.0')) return undefined;
     const url = req.url ?? '';
-    const known = this.known.get(url) ?? this.known.get(FastPath.key(url, req.headers['accept-language'] ?? ''));
-    const { cache } = this.served.current;
-    if (!known || known.version !== cache.version) return false;
-    const started = performance.now();
-    if ('error' in known) {
-      const body = errorJson(known.error);
-      res.writeHead(known.error.status, { ...known.headers, 'content-length': String(Buffer.byteLength(body)) }).end(body);
-    } else if (!this.replay(req, res, known)) {
-      return false;
-    }
-    if (this.logAccess) this.log.info(accessLine('GET', url.split('?')[0]!, res.statusCode, performance.now() - started));
-    return true;
+    const names = this.vary.get(url);
+    const known = names && this.known.get(FastPath.key(url, names, req.headers));
+    const { cache } = this.options.served.current;
+    if (!known || known.version !== cache.version) return undefined;
+    if ('error' in known.answer) return { known };
+    // Looked up before anything is counted: a request is counted once, here or in Koa.
+    const entry = cache.peek(known.answer.cacheKey);
+    return entry && { known, entry };
   }
 
-  /** Sends the cached answer `known` names, or returns false when the cache let it go. */
-  private replay(req: IncomingMessage, res: ServerResponse, known: { cacheKey: string; headers: Record<string, string> }): boolean {
-    const entry = this.served.current.cache.peek(known.cacheKey);
-    if (!entry) return false;
-    const negotiator = accepts(req);
-    const encoding = entry.encodingFor((...encodings) => negotiator.encodings(encodings));
-    const etag = entry.etagFor(encoding);
-    if (fresh(req.headers, { etag })) {
-      const headers: Record<string, string> = { ...known.headers, etag };
-      for (const name of NOT_ON_304) delete headers[name];
-      res.writeHead(304, headers).end();
-    } else {
-      const body = entry.bytes(encoding);
-      const headers: Record<string, string> = { ...known.headers, etag, 'content-length': String(body.length) };
-      if (encoding !== 'identity') headers['content-encoding'] = encoding;
-      res.writeHead(200, headers).end(body);
+  private async answer(req: IncomingMessage, res: ServerResponse, known: Known, entry: CachedResponse | undefined): Promise<void> {
+    const started = performance.now();
+    const { limits, accounts, proxyHops } = this.options;
+    const authorization = req.headers.authorization;
+    const bearer = authorization === undefined ? {} : await readBearer(authorization, accounts);
+    let admission: Admission | undefined;
+    if (limits && known.budget !== 'free') {
+      const client = requestClient(known.budget === 'auth' ? undefined : bearer.caller, req.socket.remoteAddress, header(req, 'x-forwarded-for'), proxyHops);
+      admission = await limits.admit(known.budget, client);
     }
-    return true;
+    const refusal = admission?.refused ?? bearer.rejected;
+    if (refusal) this.refuse(res, known, refusal, admission?.headers);
+    else if ('error' in known.answer) this.writeError(res, known.answer.error, known.headers, admission?.headers);
+    else this.replay(req, res, known.headers, entry!, known.answer.cacheControl, admission?.headers);
+    if (this.options.logAccess) this.options.log.info(accessLine('GET', known.path, res.statusCode, performance.now() - started));
   }
+
+  /** The 429 or 401 Koa gives before any route runs: the headers set by then, and the error's. */
+  private refuse(res: ServerResponse, known: Known, error: HttpError, limitHeaders: Record<string, string> = {}): void {
+    const fields: ErrorFields = { status: error.status, method: 'GET', message: error.message, url: known.path, ...(known.params ? { params: known.params } : {}) };
+    this.writeError(res, fields, { ...known.base, ...error.headers }, limitHeaders);
+  }
+
+  private writeError(res: ServerResponse, fields: ErrorFields, headers: Record<string, string>, limitHeaders: Record<string, string> = {}): void {
+    const body = errorJson(fields);
+    const all = { ...headers, ...limitHeaders, 'content-type': 'application/json', 'cache-control': 'no-store', 'content-length': String(Buffer.byteLength(body)) };
+    res.writeHead(fields.status, all).end(body);
+  }
+
+  /** Sends a cached answer with the headers the app sent with it. */
+  private replay(req: IncomingMessage, res: ServerResponse, known: Record<string, string>, entry: CachedResponse, cacheControl: string, limitHeaders: Record<string, string> = {}): void {
+    const { status, headers, body } = cacheableAnswer(req, entry, cacheControl);
+    const all: Record<string, string> = { ...known, ...limitHeaders };
+    if (headers.ETag) all.etag = headers.ETag;
+    if (headers['Content-Encoding']) all['content-encoding'] = headers['Content-Encoding'];
+    // Remembered from a 200 or a 304: the type comes from the entry either way.
+    if (status === 304) delete all['content-type'];
+    else Object.assign(all, { 'content-type': headers['Content-Type']!, 'content-length': String(body!.length) });
+    res.writeHead(status, all).end(body);
+  }
+}
+
+function header(req: IncomingMessage, name: string): string | undefined {
+  const value = req.headers[name];
+  return Array.isArray(value) ? value.join(', ') : value;
+}
+
+/** What `captureBase` leaves on `ctx.state`. */
+export interface BaseState {
+  base?: Record<string, string>;
+}
+
+/**
+ * Notes the headers set before the limits run (CORS, nosniff), which a 401 or 429 carries:
+ * the fast path answers those with the same headers Koa would.
+ */
+export function captureBase(): Middleware<BaseState> {
+  return (ctx, next) => {
+    ctx.state.base = plain(ctx.response.headers);
+    return next();
+  };
 }

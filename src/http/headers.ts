@@ -17,3 +17,6 @@ export const EXPOSED_HEADERS = [
   'RateLimit-Policy',
   'WWW-Authenticate',
 ];
+
+/** Headers every answer carries: error bodies echo the query, so no browser may sniff a type. */
+export const SECURITY_HEADERS: Readonly<Record<string, string>> = { 'X-Content-Type-Options': 'nosniff' };

@@ -1,5 +1,5 @@
 import type { Catalog } from '../catalog/catalog.ts';
-import { ResponseCache } from './response-cache.ts';
+import { ResponseCache } from './cached-response.ts';
 
 /**
  * The catalog being served and the response cache of its version. `replace` swaps both in one

@@ -1,5 +1,5 @@
-import { scryptParams } from '../../src/accounts/passwords.ts';
-import { createAccount } from '../../src/accounts/service.ts';
+import { passwordHasher } from '../../src/accounts/open.ts';
+import { createAccount, readRegisterBody } from '../../src/accounts/service.ts';
 import { newUser, post, type RunningApp } from './accounts-app.ts';
 
 /**
@@ -7,7 +7,7 @@ import { newUser, post, type RunningApp } from './accounts-app.ts';
  * store), signed in over HTTP; returns its token.
  */
 export async function tokenWithRole(app: RunningApp, role: string, n: string): Promise<string> {
-  await createAccount(app.accounts.store, newUser(n, { role }), scryptParams(1024));
+  await createAccount(app.accounts.store, readRegisterBody(newUser(n, { role })), passwordHasher({ scryptN: 1024, hashes: { concurrent: 2, queued: 8 } }));
   const { status, body } = await post(app.url, '/api/v1/auth/authenticate', { username: `user_${n}`, password: `password of ${n}` });
   if (status !== 200) throw new Error(`signing in ${n}: ${status} ${JSON.stringify(body)}`);
   return String(body.token);

@@ -9,14 +9,17 @@ import type { Catalog } from '../../src/catalog/catalog.ts';
 import { loadCatalog } from '../../src/catalog/load.ts';
 import { readConfig, type Config } from '../../src/config/env.ts';
 import { createLogger } from '../../src/config/logger.ts';
-import { createServer } from '../../src/app.ts';
-import { createLimits } from '../../src/limits/limits.ts';
+import { accountOptions, createLimits, createServer } from '../../src/app.ts';
 import { serve } from '../../src/http/serve.ts';
 import { ServedCatalog } from '../../src/http/state.ts';
 import { ROOT } from './spawn.ts';
 
-/** Settings every test server shares: quiet, unlimited, and a scrypt cost low enough for hundreds of hashes. */
-export const TEST_ENV = { SCRYPT_N: '1024', LOG_LEVEL: 'silent', RATE_LIMIT: 'off' };
+/**
+ * Settings every test server shares: quiet, unlimited, a scrypt cost low enough for hundreds
+ * of hashes, and room for the hundreds of concurrent connections (and hashes) from one
+ * address that the burst tests open to stand for many clients.
+ */
+export const TEST_ENV = { SCRYPT_N: '1024', LOG_LEVEL: 'silent', RATE_LIMIT: 'off', MAX_CONNECTIONS_PER_ADDRESS: '1000', HASH_QUEUE: '1000' };
 
 /** A fresh temporary folder (for an accounts file, say). */
 export function tempDir(): Promise<string> {
@@ -46,6 +49,9 @@ export interface TestServer {
   /** The accounts file, in a temporary folder unless the test named one. */
   file: string;
   accounts: AccountService;
+  /** Every line the server logged as a problem (`warn`), whatever LOG_LEVEL says. */
+  warnings: string[];
+  port: number;
   /** `fetch` of a path on this server. */
   get(path: string, headers?: Record<string, string>): Promise<Response>;
   close(): Promise<void>;
@@ -62,13 +68,17 @@ export async function startApp(env: Record<string, string> = {}, dir?: string): 
   if ('error' in settings) throw new Error(settings.error);
   const { config } = settings;
   const served = new ServedCatalog(await catalogAt(config.DATA_DIR, config.DEFAULT_LANGUAGE), config.RESPONSE_CACHE_MB * 2 ** 20);
-  const log = createLogger(config.LOG_LEVEL);
-  const accounts = await openAccounts(config, log);
-  const limits = config.RATE_LIMIT === 'on' ? createLimits(config, log) : undefined;
-  const server: Server = await serve(createServer({ served, config, log, accounts, ...(limits ? { limits } : {}) }), 0, '127.0.0.1');
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const warnings: string[] = [];
+  const log = { ...createLogger(config.LOG_LEVEL), warn: (line: string) => void warnings.push(line) };
+  const accounts = await openAccounts(accountOptions(config), log);
+  const limits = createLimits(config, log);
+  const server: Server = await serve(createServer(config, { served, accounts, ...(limits ? { limits } : {}), log }), 0, '127.0.0.1');
+  const { port } = server.address() as AddressInfo;
+  const url = `http://127.0.0.1:${port}`;
   return {
     url,
+    port,
+    warnings,
     config,
     served,
     file,
@@ -80,6 +90,7 @@ export async function startApp(env: Record<string, string> = {}, dir?: string): 
         server.closeAllConnections();
       });
       await limits?.close();
+      accounts.close();
     },
   };
 }

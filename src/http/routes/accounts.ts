@@ -1,32 +1,36 @@
 import type { Router } from '@koa/router';
 import type { Context, Middleware } from 'koa';
+import type { AccountService } from '../../accounts/service.ts';
 import type { AuthState } from '../bearer.ts';
 import { jsonBody } from '../json-body.ts';
-import type { AccountService } from '../../accounts/service.ts';
+import { countsIn } from '../routing.ts';
 
 /** Token answers are for the client alone: no cache may keep them. */
 function sendPrivate(ctx: Context, status: number, body: object): void {
   ctx.status = status;
-  ctx.body = body;
+  // Exactly this type, as every other answer: clients compare it as a string.
+  ctx.set('Content-Type', 'application/json');
   ctx.set('Cache-Control', 'no-store');
+  ctx.body = JSON.stringify(body);
 }
 
 /**
- * `POST /api/v1/auth/register` (201), `/authenticate` (200) and `/delete` (204), JSON bodies.
- * `guard` runs before the credentials of `/authenticate` and `/delete` are checked (the
- * per-username failure budget of the rate limits).
+ * `POST /api/v1/auth/register` (201), `/authenticate` (200) and `/delete` (204), JSON bodies,
+ * counted in the auth endpoints' budget. `guard` runs before the credentials of
+ * `/authenticate` and `/delete` are checked (the per-username failure budget).
  *
  * @example
- * accountRoutes(router, accounts, limits.loginGuard()); // after app.use(bearerAuth(accounts))
+ * accountRoutes(router, accounts, signInGuard(limits));
  */
 export function accountRoutes(router: Router, accounts: AccountService, guard: Middleware = (_ctx, next) => next()): void {
-  router.post('/api/v1/auth/register', jsonBody(), async (ctx) => {
+  const auth = countsIn('auth');
+  router.post('/api/v1/auth/register', auth, jsonBody(), async (ctx) => {
     sendPrivate(ctx, 201, await accounts.register(ctx.request.body, (ctx.state as AuthState).account));
   });
-  router.post('/api/v1/auth/authenticate', jsonBody(), guard, async (ctx) => {
+  router.post('/api/v1/auth/authenticate', auth, jsonBody(), guard, async (ctx) => {
     sendPrivate(ctx, 200, await accounts.authenticate(ctx.request.body));
   });
-  router.post('/api/v1/auth/delete', jsonBody(), guard, async (ctx) => {
+  router.post('/api/v1/auth/delete', auth, jsonBody(), guard, async (ctx) => {
     await accounts.remove(ctx.request.body);
     ctx.status = 204;
   });

@@ -1,22 +1,26 @@
 import type { Context } from 'koa';
-import type { Config } from '../../config/env.ts';
 import type { FamilyStore } from '../../catalog/store.ts';
 import { UUID_PATTERN } from '../../lib/formats.ts';
 import { HttpError } from '../../lib/http-error.ts';
 import type { ServedCatalog } from '../state.ts';
 import { capitalize } from '../../lib/text.ts';
 
-/** What every route needs: the served catalog and the configuration. */
+/** What the catalog routes need: the served catalog and how its answers are served. */
 export interface RouteDeps {
   served: ServedCatalog;
-  config: Config;
+  /** Seconds browsers and shared caches may keep a catalog answer. */
+  cacheSeconds: number;
+  /** Largest page a list answers with. */
+  maxPageSize: number;
+  /** The base URL `/api` reports; unset: the address each request used. */
+  publicUrl?: string;
 }
 
 const UUID = new RegExp(UUID_PATTERN);
 
-/** `Cache-Control` of catalog reads. */
-export function publicCache(config: Config): string {
-  return `public, max-age=${config.CACHE_MAX_AGE}`;
+/** `Cache-Control` of catalog reads, which any cache may share. */
+export function publicCache(deps: RouteDeps): string {
+  return `public, max-age=${deps.cacheSeconds}`;
 }
 
 /** "actors" → "Actor": how messages name one record of a family. */

@@ -3,7 +3,8 @@ import type { Context } from 'koa';
 import { HttpError } from '../../lib/http-error.ts';
 import { PACKAGE as pkg } from '../../lib/package-info.ts';
 import { present } from '../present.ts';
-import { send } from '../response-cache.ts';
+import { countsIn } from '../routing.ts';
+import { send } from '../send.ts';
 import { languageFor } from './records.ts';
 import { publicCache, type RouteDeps } from './context.ts';
 import { translationRoutes } from './translations.ts';
@@ -13,7 +14,7 @@ export function metaRoutes(router: Router, deps: RouteDeps): void {
   router.get('/api', (ctx) => {
     const { catalog, cache } = deps.served.current;
     // Koa's ctx.origin is the Origin request header; this is where the service was reached.
-    const origin = `${ctx.protocol}://${ctx.host}`;
+    const origin = deps.publicUrl ?? `${ctx.protocol}://${ctx.host}`;
     const entry = cache.get(`api ${origin}`, () => {
       const { fields } = catalog.store('overview').translation(0, catalog.defaultLanguage);
       const info = {
@@ -33,10 +34,12 @@ export function metaRoutes(router: Router, deps: RouteDeps): void {
       };
       return { json: JSON.stringify(info) };
     });
-    send(ctx, entry, publicCache(deps.config));
+    // Without PUBLIC_URL the answer echoes the Host it was asked on: no shared cache may reuse it for another.
+    if (!deps.publicUrl) ctx.vary('Host');
+    send(ctx, entry, deps.publicUrl ? publicCache(deps) : `private, max-age=${deps.cacheSeconds}`);
   });
 
-  router.get('/api/ping', (ctx) => {
+  router.get('/api/ping', countsIn('free'), (ctx) => {
     ctx.body = 'Pong';
     ctx.type = 'text/plain';
   });
@@ -48,7 +51,7 @@ export function metaRoutes(router: Router, deps: RouteDeps): void {
         .map((layer) => ({ method: 'GET', path: String(layer.path).replace(/:(\w+)/g, '{$1}') }));
       return { json: JSON.stringify(routes) };
     });
-    send(ctx, entry, publicCache(deps.config));
+    send(ctx, entry, publicCache(deps));
   });
 }
 
@@ -61,7 +64,7 @@ export function overviewRoutes(router: Router, deps: RouteDeps): void {
       const record: Record<string, unknown> = { ...present(catalog.store('overview'), 0, language), data_count: catalog.counts() };
       return { json: JSON.stringify(record), headers: { 'Content-Language': String(record.language) } };
     });
-    send(ctx, entry, publicCache(deps.config));
+    send(ctx, entry, publicCache(deps));
   };
   const single = (ctx: Context) => {
     const uuid = String(ctx.params.uuid ?? '').toLowerCase();

@@ -7,7 +7,7 @@ import { selectLanguage } from '../language.ts';
 import { parseListQuery } from '../list-query.ts';
 import { pageHeaders } from '../pagination.ts';
 import { parseShape, shapeKey, shapeRecord } from '../shape.ts';
-import { send } from '../response-cache.ts';
+import { send } from '../send.ts';
 import { positionOf, publicCache, randomPosition, type RouteDeps } from './context.ts';
 
 /**
@@ -45,7 +45,7 @@ export function recordRoutes(router: Router, deps: RouteDeps, name: FamilyName):
     const store = catalog.store(name);
     const language = languageFor(ctx, catalog, name);
     const entry = cache.get(`${language} ${ctx.url}`, () => {
-      const query = parseListQuery(ctx, store.family, deps.config.MAX_PAGE_SIZE);
+      const query = parseListQuery(ctx, store.family, deps.maxPageSize);
       const positions = listPositions(store, query, language);
       const from = Math.min((query.page - 1) * query.size, positions.length);
       const page = positions.subarray(from, Math.min(from + query.size, positions.length));
@@ -54,7 +54,7 @@ export function recordRoutes(router: Router, deps: RouteDeps, name: FamilyName):
       if (store.family.translation) headers['Content-Language'] = language;
       return { json: JSON.stringify(records), headers };
     });
-    send(ctx, entry, publicCache(deps.config));
+    send(ctx, entry, publicCache(deps));
   });
 
   router.get(`${base}/random`, (ctx) => {
@@ -66,6 +66,6 @@ export function recordRoutes(router: Router, deps: RouteDeps, name: FamilyName):
   router.get(`${base}/:uuid`, (ctx) => {
     const { catalog } = deps.served.current;
     const language = languageFor(ctx, catalog, name);
-    sendRecord(ctx, deps, name, positionOf(ctx, catalog.store(name)), language, publicCache(deps.config));
+    sendRecord(ctx, deps, name, positionOf(ctx, catalog.store(name)), language, publicCache(deps));
   });
 }

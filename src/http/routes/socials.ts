@@ -1,7 +1,7 @@
 import type { Router } from '@koa/router';
 import type { Context } from 'koa';
 import { HttpError } from '../../lib/http-error.ts';
-import { send } from '../response-cache.ts';
+import { send } from '../send.ts';
 import { positionOf, publicCache, type RouteDeps } from './context.ts';
 
 type Social = { social: string; handle?: string; url: string };
@@ -17,7 +17,7 @@ export function socialRoutes(router: Router, deps: RouteDeps): void {
 
   router.get(base, (ctx) => {
     const { actor, socials } = socialsOf(ctx);
-    send(ctx, deps.served.current.cache.get(`socials ${actor.uuid}`, () => ({ json: JSON.stringify(socials) })), publicCache(deps.config));
+    send(ctx, deps.served.current.cache.get(`socials ${actor.uuid}`, () => ({ json: JSON.stringify(socials) })), publicCache(deps));
   });
 
   router.get(`${base}/random`, (ctx) => {
@@ -32,6 +32,6 @@ export function socialRoutes(router: Router, deps: RouteDeps): void {
     const wanted = String(ctx.params.social).toLowerCase();
     const social = socials.find((s) => s.social.toLowerCase() === wanted);
     if (!social) throw new HttpError(404, `Actor '${actor.uuid}' has no social '${ctx.params.social}'`);
-    send(ctx, deps.served.current.cache.get(`social ${actor.uuid} ${wanted}`, () => ({ json: JSON.stringify(social) })), publicCache(deps.config));
+    send(ctx, deps.served.current.cache.get(`social ${actor.uuid} ${wanted}`, () => ({ json: JSON.stringify(social) })), publicCache(deps));
   });
 }

@@ -4,7 +4,7 @@ import type { FamilyName } from '../../catalog/families.ts';
 import type { FamilyStore } from '../../catalog/store.ts';
 import { HttpError } from '../../lib/http-error.ts';
 import { selectLanguage } from '../language.ts';
-import { send } from '../response-cache.ts';
+import { send } from '../send.ts';
 import { publicCache, title, type RouteDeps } from './context.ts';
 
 type Locate = (ctx: Context, store: FamilyStore) => number;
@@ -31,7 +31,7 @@ export function translationRoutes(router: Router, deps: RouteDeps, name: FamilyN
       const rows = store.translationsOf(position).map(({ language, fields }) => ({ language, ...fields }));
       return { json: JSON.stringify(rows), headers: { 'Content-Language': store.languagesOf(position).join(', ') } };
     });
-    send(ctx, entry, publicCache(deps.config));
+    send(ctx, entry, publicCache(deps));
   });
 
   router.get(`${base}/translations/random`, (ctx) => {
@@ -51,12 +51,13 @@ export function translationRoutes(router: Router, deps: RouteDeps, name: FamilyN
     const store = catalog.store(name);
     const position = locate(ctx, store);
     const asked = String(ctx.params.language);
-    const language = catalog.languages.find((l) => l.toLowerCase() === asked.toLowerCase());
-    if (!language) throw new HttpError(400, `Unknown language '${asked}'; available: ${catalog.languages.join(', ')}`);
-    if (!store.languagesOf(position).includes(language)) {
-      throw new HttpError(404, `${title(store)} '${store.records[position]!.uuid}' has no ${language} translation`);
+    const available = store.languagesOf(position);
+    // HawAPI answers 404 for any language a record has no translation in, known to the catalog or not.
+    const language = available.find((l) => l.toLowerCase() === asked.toLowerCase());
+    if (!language) {
+      throw new HttpError(404, `${title(store)} '${store.records[position]!.uuid}' has no translation in '${asked}'; available: ${available.join(', ')}`);
     }
     const entry = cache.get(cacheKey(ctx, language), () => ({ json: translationJson(store, position, language), headers: { 'Content-Language': language } }));
-    send(ctx, entry, publicCache(deps.config));
+    send(ctx, entry, publicCache(deps));
   });
 }

@@ -1,6 +1,5 @@
 import { createHash } from 'node:crypto';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
-import type { Context } from 'koa';
 import { LRUCache } from 'lru-cache';
 
 /** Bodies below this many bytes are sent uncompressed: the saving is not worth the work. */
@@ -16,6 +15,7 @@ export class CachedResponse {
   constructor(
     readonly key: string,
     readonly body: Buffer,
+    /** Headers of every variant, `Content-Type` included. */
     readonly headers: Readonly<Record<string, string>>,
     /** Names the bytes without reading them: they depend only on the cache key and data version. */
     readonly etag: string,
@@ -72,14 +72,14 @@ export class ResponseCache {
     if (maxBytes > 0) this.entries = new LRUCache({ maxSize: maxBytes, sizeCalculation: (entry) => entry.size });
   }
 
-  /** The cached answer for `key`, building and keeping it on a miss. */
+  /** The cached JSON answer for `key`, building and keeping it on a miss. */
   get(key: string, build: () => { json: string; headers?: Record<string, string> }): CachedResponse {
     let entry = this.entries?.get(key);
     if (!entry) {
       const { json, headers = {} } = build();
       const etag = createHash('sha1').update(this.version).update('\0').update(key).digest('base64url').slice(0, 22);
       // A new compressed variant makes the entry bigger: set it again so the budget sees it.
-      entry = new CachedResponse(key, Buffer.from(json), headers, etag, (grown) => this.entries?.set(grown.key, grown));
+      entry = new CachedResponse(key, Buffer.from(json), { 'Content-Type': 'application/json', ...headers }, etag, (grown) => this.entries?.set(grown.key, grown));
       this.entries?.set(key, entry);
     }
     return entry;
@@ -89,34 +89,4 @@ export class ResponseCache {
   peek(key: string): CachedResponse | undefined {
     return this.entries?.get(key);
   }
-}
-
-/** What `send` leaves on `ctx.state` for the fast path to remember. */
-export interface SentState {
-  sent?: CachedResponse;
-}
-
-/**
- * Sends a cached answer: negotiates gzip or brotli, sets its ETag and `Cache-Control`, and
- * answers 304 when `If-None-Match` already holds it. `cacheControl: 'no-store'` (random
- * endpoints) sends no ETag.
- */
-export function send(ctx: Context, entry: CachedResponse, cacheControl: string): void {
-  ctx.set(entry.headers);
-  if (entry.compressible) ctx.vary('Accept-Encoding');
-  const encoding = entry.encodingFor((...encodings) => ctx.acceptsEncodings(...encodings));
-  ctx.set('Cache-Control', cacheControl);
-  ctx.status = 200;
-  if (cacheControl !== 'no-store') {
-    (ctx.state as SentState).sent = entry;
-    ctx.set('ETag', entry.etagFor(encoding));
-    if (ctx.fresh) {
-      ctx.status = 304;
-      return;
-    }
-  }
-  if (encoding !== 'identity') ctx.set('Content-Encoding', encoding);
-  ctx.compress = false; // already negotiated and encoded here
-  ctx.body = entry.bytes(encoding);
-  ctx.set('Content-Type', 'application/json');
 }

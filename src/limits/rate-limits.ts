@@ -1,0 +1,119 @@
+import type { Redis } from 'ioredis';
+import type { Logger } from '../config/logger.ts';
+import { HttpError } from '../lib/http-error.ts';
+import type { Client } from './client.ts';
+import { limitHeaders, retryHeaders } from './headers.ts';
+import { MemoryCounter } from './memory-counter.ts';
+import { connectRedis } from './redis.ts';
+import { RedisCounter } from './redis-counter.ts';
+import { TIERS, type Tier } from './tiers.ts';
+import type { Verdict, WindowCounter } from './window-counter.ts';
+
+/** The budget a request is counted in: the read API's tiers, or the auth endpoints' own. */
+export type Budget = 'api' | 'auth';
+
+/** What the limits need to know; `Infinity` means unlimited. */
+export interface RateLimitOptions {
+  windowSeconds: number;
+  tiers: Record<Tier, number>;
+  /** Requests per window to the auth endpoints, per address. */
+  auth: number;
+  loginFailures: { limit: number; windowMinutes: number };
+  /** Share the counters through this Redis; in memory without it. */
+  redis?: { url: string; timeoutMs: number };
+}
+
+/** The outcome of counting one request: headers for its answer, and the 429 when refused. */
+export interface Admission {
+  headers: Record<string, string>;
+  refused?: HttpError;
+}
+
+/**
+ * The rate limits of one process: a window counter per tier, one for the auth endpoints
+ * per address, and one of failed sign-ins per username; all in memory or all in one Redis.
+ * A failing Redis lets requests through (logged at most every ten seconds).
+ *
+ * @example
+ * const limits = new RateLimits(options, log);
+ * const admission = await limits.admit('api', anonymousClient('203.0.113.7'));
+ * if (admission?.refused) throw admission.refused;
+ */
+export class RateLimits {
+  private readonly tiers = new Map<Tier, WindowCounter>();
+  private readonly auth?: WindowCounter;
+  private readonly failures?: WindowCounter;
+  private readonly redis?: Redis;
+  private lastWarning = 0;
+
+  constructor(
+    private readonly options: RateLimitOptions,
+    private readonly log: Logger,
+  ) {
+    const windowMs = options.windowSeconds * 1000;
+    if (options.redis) this.redis = connectRedis(options.redis.url, options.redis.timeoutMs, log);
+    const counter = (namespace: string, limit: number, ms: number): WindowCounter | undefined => {
+      if (!Number.isFinite(limit)) return undefined;
+      return this.redis ? new RedisCounter(this.redis, namespace, limit, ms) : new MemoryCounter(limit, ms);
+    };
+    for (const tier of TIERS) {
+      const found = counter(`rate:${tier}`, options.tiers[tier], windowMs);
+      if (found) this.tiers.set(tier, found);
+    }
+    this.auth = counter('rate:auth', options.auth, windowMs);
+    this.failures = counter('login-failures', options.loginFailures.limit, options.loginFailures.windowMinutes * 60_000);
+  }
+
+  get driver(): 'redis' | 'memory' {
+    return this.redis ? 'redis' : 'memory';
+  }
+
+  /**
+   * Counts one request of `client` in `budget`. Undefined when it is not limited at all (an
+   * unlimited tier, or a store that failed).
+   */
+  async admit(budget: Budget, client: Client): Promise<Admission | undefined> {
+    const counter = budget === 'auth' ? this.auth : this.tiers.get(client.tier);
+    const verdict = counter && (await this.count(() => counter.hit(client.key)));
+    if (!verdict) return undefined;
+    const policy = budget === 'auth' ? 'auth' : client.tier.toLowerCase();
+    const now = Date.now();
+    const headers = limitHeaders(policy, verdict, this.options.windowSeconds, now / 1000);
+    if (verdict.allowed) return { headers };
+    const after = Math.max(1, Math.ceil((verdict.reset - now) / 1000));
+    const what = budget === 'auth' ? 'the auth endpoints allow' : `the ${policy} tier allows`;
+    const message = `Too many requests from ${client.name}: ${what} ${verdict.limit} per ${this.options.windowSeconds} s; retry in ${after} s`;
+    return { headers, refused: new HttpError(429, message, retryHeaders(after)) };
+  }
+
+  /** A 429 when `username` has used up its failed sign-ins (whatever the address), else undefined. */
+  async signInRefusal(username: string): Promise<HttpError | undefined> {
+    const failures = this.failures;
+    const verdict = failures && (await this.count(() => failures.peek(username.toLowerCase())));
+    if (!verdict || verdict.remaining > 0) return undefined;
+    const wait = Math.max(1, Math.ceil((verdict.reset - Date.now()) / 1000));
+    return new HttpError(429, `Too many failed sign-ins for username '${username}'; retry in ${wait} s`, retryHeaders(wait));
+  }
+
+  /** Counts one failed sign-in of `username`. */
+  async signInFailed(username: string): Promise<void> {
+    const failures = this.failures;
+    if (failures) await this.count(() => failures.hit(username.toLowerCase()));
+  }
+
+  async close(): Promise<void> {
+    this.redis?.disconnect();
+  }
+
+  private async count(hit: () => Verdict | Promise<Verdict>): Promise<Verdict | undefined> {
+    try {
+      return await hit();
+    } catch (error) {
+      if (Date.now() - this.lastWarning > 10_000) {
+        this.lastWarning = Date.now();
+        this.log.warn(`rate limit not applied (${(error as Error).message}); serving unlimited`);
+      }
+      return undefined;
+    }
+  }
+}
