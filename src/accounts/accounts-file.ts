@@ -3,7 +3,7 @@ import { UUID_PATTERN } from '../lib/formats.ts';
 import { ROLES, type Account } from './account.ts';
 import { HASH_PATTERN } from './passwords.ts';
 
-/** What the accounts file holds. @example const empty: AccountsData = { accounts: [] }; */
+/** What the accounts file holds. */
 export interface AccountsData {
   accounts: Account[];
 }

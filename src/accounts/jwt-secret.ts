@@ -6,12 +6,7 @@ import { StoreFileError } from './synced-json-file.ts';
 
 const MIN_BYTES = 32;
 
-/**
- * The key that signs tokens and a boot-log line saying where it came from (never the key).
- *
- * @example
- * const { key, origin }: JwtSecret = await jwtSecret(config.JWT_SECRET, config.ACCOUNTS_FILE);
- */
+/** The key that signs tokens and a boot-log line saying where it came from (never the key). */
 export interface JwtSecret {
   key: Uint8Array;
   origin: string;

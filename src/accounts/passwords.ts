@@ -1,11 +1,6 @@
 import { randomBytes, scrypt, timingSafeEqual, type ScryptOptions } from 'node:crypto';
 
-/**
- * scrypt's cost parameters: N (CPU and memory, a power of two), r (block size), p (parallelism).
- *
- * @example
- * const params: ScryptParams = { N: 2 ** 17, r: 8, p: 1 }; // 128 MiB per hash
- */
+/** scrypt's cost parameters: N (CPU and memory, a power of two), r (block size), p (parallelism). */
 export interface ScryptParams {
   N: number;
   r: number;
@@ -16,9 +11,6 @@ export interface ScryptParams {
  * A stored hash in the PHC string format: `$scrypt$ln=<log2 N>,r=<r>,p=<p>$<salt>$<hash>`,
  * salt and hash in unpadded base64. It records its own parameters, so raising `SCRYPT_N`
  * later leaves older hashes verifiable.
- *
- * @example
- * new RegExp(HASH_PATTERN).test('$scrypt$ln=17,r=8,p=1$c2FsdA$a2V5'); // true
  */
 export const HASH_PATTERN = '^\\$scrypt\\$ln=(\\d+),r=(\\d+),p=(\\d+)\\$([A-Za-z0-9+/]+)\\$([A-Za-z0-9+/]+)$';
 

@@ -18,9 +18,6 @@ const ajv = createAjv();
 /**
  * The body of `POST /api/v1/auth/register` and `npm run accounts -- create`, as JSON Schema
  * (checked here, published in the OpenAPI document).
- *
- * @example
- * REGISTER_BODY_SCHEMA.required; // ['first_name', 'last_name', 'username', 'email', 'password']
  */
 export const REGISTER_BODY_SCHEMA = {
   type: 'object',
@@ -35,9 +32,6 @@ const registerBody = ajv.compile<RegisterBody>(REGISTER_BODY_SCHEMA);
  * `authenticate` and `delete`. Looser than registration on purpose: a username that could
  * never be registered is simply wrong credentials, and rules tightened later must not lock
  * out accounts made under the old ones.
- *
- * @example
- * CREDENTIALS_BODY_SCHEMA.required; // ['username', 'password']
  */
 export const CREDENTIALS_BODY_SCHEMA = {
   type: 'object',
@@ -52,7 +46,7 @@ export const CREDENTIALS_BODY_SCHEMA = {
 
 const credentialsBody = ajv.compile<CredentialsBody>(CREDENTIALS_BODY_SCHEMA);
 
-/** A valid registration body. @example const body: RegisterBody = { first_name: 'Ana', last_name: 'Lima', username: 'ana', email: 'ana@example.org', password: 'a long secret' }; */
+/** A valid registration body. */
 export interface RegisterBody {
   first_name: string;
   last_name: string;
@@ -62,7 +56,7 @@ export interface RegisterBody {
   role?: Role;
 }
 
-/** A valid `authenticate` or `delete` body. @example const body: CredentialsBody = { username: 'ana', password: 'a long secret' }; */
+/** A valid `authenticate` or `delete` body. */
 export interface CredentialsBody {
   username: string;
   email?: string;

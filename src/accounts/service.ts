@@ -7,7 +7,7 @@ import type { AccountStore, TakenField } from './store.ts';
 import { TokenRejected, type IssuedToken, type Tokens } from './tokens.ts';
 import { capitalize } from '../lib/text.ts';
 
-/** `register`'s answer. @example const { token, expires_at }: Registered = await accounts.register(body, undefined); */
+/** `register`'s answer. */
 export type Registered = Pick<Account, 'username' | 'email' | 'role' | 'created_at' | 'updated_at'> & IssuedToken;
 
 /** `authenticate`'s answer: the same fields as `register`'s. */

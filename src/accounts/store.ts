@@ -1,27 +1,18 @@
 import type { Account } from './account.ts';
 
-/**
- * How an account is looked up; usernames and emails match case-insensitively.
- *
- * @example
- * await store.find({ email: 'Ana@Example.org' });
- */
+/** How an account is looked up; usernames and emails match case-insensitively. */
 export type AccountKey = { uuid: string } | { username: string } | { email: string };
 
-/** What may change in an account after it is created. @example const changes: AccountChanges = { role: 'DEV' }; */
+/** What may change in an account after it is created. */
 export type AccountChanges = Partial<Pick<Account, 'role' | 'password_hash'>>;
 
-/** Which unique fields of a new account are already in use. @example const taken: TakenField[] = ['email']; */
+/** Which unique fields of a new account are already in use. */
 export type TakenField = 'username' | 'email';
 
 /**
  * Where accounts live. Every method resolves only after the change is durable, so a caller
  * may answer its client as soon as it resolves. Implementations: `JsonFileAccountStore`
  * (one JSON file); a shared backend for several servers can implement the same methods.
- *
- * @example
- * const result = await store.create(account);
- * if ('taken' in result) throw new HttpError(409, `${result.taken.join(' and ')} already registered`);
  */
 export interface AccountStore {
   /** Adds `account` unless its username or email is taken (checked atomically with the insert). */

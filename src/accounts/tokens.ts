@@ -3,17 +3,12 @@ import { errors, jwtVerify, SignJWT } from 'jose';
 import { LRUCache } from 'lru-cache';
 import type { Account } from './account.ts';
 
-/** `iss` of every token. @example jwtVerify(token, key, { issuer: TOKEN_ISSUER }); */
+/** `iss` of every token. */
 export const TOKEN_ISSUER = 'series-catalog-api';
-/** `aud` of every token: this service issues them for itself. @example jwtVerify(token, key, { audience: TOKEN_AUDIENCE }); */
+/** `aud` of every token: this service issues them for itself. */
 export const TOKEN_AUDIENCE = 'series-catalog-api';
 
-/**
- * A token as handed to a client.
- *
- * @example
- * const issued: IssuedToken = { token: 'eyJ...', token_type: 'Bearer', expires_at: '2025-01-01T11:00:00.000Z' };
- */
+/** A token as handed to a client. */
 export interface IssuedToken {
   token: string;
   token_type: 'Bearer';

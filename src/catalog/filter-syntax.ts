@@ -64,10 +64,6 @@ export interface FilterOperator {
 /**
  * Every operator `parseFilter` reads and the fields it applies to, as the OpenAPI document
  * describes them (a test holds the two together).
- *
- * @example
- * FILTER_OPERATORS.filter((o) => o.applies(family('actors').fields.get('gender')!)).map((o) => o.syntax);
- * // ['v', '=v', '!v', ':a,b', '!:a,b', '>v', '>=v', '<v', '<=v', 'a::b']
  */
 export const FILTER_OPERATORS: readonly FilterOperator[] = [
   { syntax: 'v', meaning: 'equals', onList: 'contains v', applies: () => true },

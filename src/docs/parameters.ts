@@ -2,7 +2,7 @@ import { FAMILIES, relationsOf, servedFields, sortableFields, type Family, type 
 import { FILTER_OPERATORS } from '../catalog/filter-syntax.ts';
 import type { Json } from './schemas.ts';
 
-/** What the parameter descriptions say about this deployment. @example const options: ParameterOptions = { defaultLanguage: 'en-US', maxPageSize: 50 }; */
+/** What the parameter descriptions say about this deployment. */
 export interface ParameterOptions {
   defaultLanguage: string;
   maxPageSize: number;

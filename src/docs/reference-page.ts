@@ -12,9 +12,6 @@ const OWN = fileURLToPath(new URL('./page/', import.meta.url));
 /**
  * The files `/api/docs/{asset}` serves: Swagger UI's bundle, stylesheet and icons from
  * node_modules, and this service's own starter script and stylesheet.
- *
- * @example
- * REFERENCE_ASSETS['swagger-ui.css'].type; // 'text/css; charset=utf-8'
  */
 export const REFERENCE_ASSETS: Readonly<Record<string, { dir: string; type: string }>> = {
   'swagger-ui-bundle.js': { dir: SWAGGER_UI, type: 'text/javascript; charset=utf-8' },
@@ -28,9 +25,6 @@ export const REFERENCE_ASSETS: Readonly<Record<string, { dir: string; type: stri
 /**
  * What the page may load: only this service, so even online it reaches nothing else.
  * Swagger UI's stylesheet draws its icons with `data:` images; React sets inline styles.
- *
- * @example
- * ctx.set('Content-Security-Policy', REFERENCE_CSP);
  */
 export const REFERENCE_CSP =
   "default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self'; font-src 'self' data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";

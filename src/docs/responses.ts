@@ -6,9 +6,6 @@ const text = { type: 'string' };
 /**
  * Every response header the API sends, for `components.headers`. Names are the wire names
  * (a test checks them against real answers and the CORS-exposed list).
- *
- * @example
- * HEADERS.ETag.description; // 'Strong validator of this answer: …'
  */
 export const HEADERS: Record<string, Json> = {
   'X-Pagination-Page-Index': { description: 'The page served, from 1', schema: integer },
@@ -32,10 +29,10 @@ export const HEADERS: Record<string, Json> = {
   'WWW-Authenticate': { description: '`Bearer error="invalid_token"` for a refused token, `Bearer` for wrong credentials', schema: text },
 };
 
-/** Headers of every rate-limited answer (absent when `RATE_LIMIT=off`). @example success('…', schema, ['ETag']); // declares these too */
+/** Headers of every rate-limited answer (absent when `RATE_LIMIT=off`). */
 export const RATE_HEADERS = ['X-Rate-Limit-Remaining', 'X-Rate-Limit-Limit', 'X-Rate-Limit-Reset', 'RateLimit-Policy', 'RateLimit'];
 
-/** Headers of a list answer. @example success('A page', list, [...PAGE_HEADERS, 'ETag']); */
+/** Headers of a list answer. */
 export const PAGE_HEADERS = ['X-Pagination-Page-Index', 'X-Pagination-Page-Size', 'X-Pagination-Page-Total', 'X-Pagination-Item-Total', 'Link'];
 
 /**
@@ -68,12 +65,7 @@ export function errorResponse(description: string, headers: readonly string[] = 
   return { description, headers: headerRefs([...headers, 'Cache-Control', ...RATE_HEADERS]), content: { 'application/json': { schema: ref('Error') } } };
 }
 
-/**
- * The shared error answers, for `components.responses`; every one has the Error body.
- *
- * @example
- * COMPONENT_RESPONSES.NotFound.description; // 'No such record'
- */
+/** The shared error answers, for `components.responses`; every one has the Error body. */
 export const COMPONENT_RESPONSES: Record<string, Json> = {
   NotModified: { description: 'The `If-None-Match` ETag is still current: no body', headers: headerRefs(['ETag', 'Cache-Control', ...RATE_HEADERS]) },
   BadRequest: errorResponse('A parameter or body is invalid; the message names it and what it accepts'),
@@ -89,10 +81,5 @@ export function response(name: keyof typeof COMPONENT_RESPONSES): Json {
   return { $ref: `#/components/responses/${name}` };
 }
 
-/**
- * The answers every operation may give besides its own: a refused token and the rate limit.
- *
- * @example
- * const responses = { 200: success(...), 404: response('NotFound'), ...ALWAYS };
- */
+/** The answers every operation may give besides its own: a refused token and the rate limit. */
 export const ALWAYS: Json = { 401: response('Unauthorized'), 429: response('TooManyRequests') };

@@ -4,7 +4,7 @@ import { CREDENTIALS_BODY_SCHEMA, REGISTER_BODY_SCHEMA } from '../accounts/schem
 import { ROLES } from '../accounts/account.ts';
 import { capitalize } from '../lib/text.ts';
 
-/** An OpenAPI object, loosely typed: the validator test checks the whole document. @example const item: Json = { get: { operationId: 'ping' } }; */
+/** An OpenAPI object, loosely typed: the validator test checks the whole document. */
 export type Json = Record<string, unknown>;
 
 /** The component name of a family's records. @example componentName(family('episodes')); // 'Episode' */

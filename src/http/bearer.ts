@@ -3,12 +3,7 @@ import { HttpError } from '../lib/http-error.ts';
 import type { Caller } from '../accounts/account.ts';
 import type { AccountService } from '../accounts/service.ts';
 
-/**
- * What the bearer middleware leaves on `ctx.state`: the caller, or nothing for anonymous requests.
- *
- * @example
- * const key = (ctx.state as AuthState).account?.uuid ?? ctx.ip; // e.g. a rate-limit key
- */
+/** What the bearer middleware leaves on `ctx.state`: the caller, or nothing for anonymous requests. */
 export interface AuthState {
   account?: Caller;
   /** The checked `Authorization` header, kept so the rate limits and this check verify it once. */

@@ -1,5 +1,5 @@
 import type { Context } from 'koa';
-import type { ListQuery } from './list-query.ts';
+import type { ListQuery } from './request-query.ts';
 
 /**
  * Paging headers of a list answer: the `X-Pagination-*` quartet HawAPI clients read and an

@@ -1,50 +1,8 @@
-import type { Context } from 'koa';
 import type { Catalog } from '../catalog/catalog.ts';
-import { relationsOf, servedFields, type Family, type FamilyName } from '../catalog/families.ts';
+import type { FamilyName } from '../catalog/families.ts';
 import type { FamilyStore } from '../catalog/store.ts';
-import { HttpError } from '../lib/http-error.ts';
-import { single } from './language.ts';
 import { present } from './present.ts';
-
-/** How a record is served: relations to replace by their records, and the fields to keep. */
-export interface Shape {
-  expand: string[];
-  /** Undefined: every field. */
-  fields?: string[];
-}
-
-/** A comma-separated parameter as a list of distinct names, in the order given. */
-function names(ctx: Context, parameter: string): string[] | undefined {
-  const raw = single(ctx, parameter);
-  if (raw === undefined) return undefined;
-  const list = [...new Set(raw.split(',').map((name) => name.trim()))];
-  if (list.some((name) => name === '')) throw new HttpError(400, `Parameter '${parameter}' needs comma-separated names, got '${raw}'`);
-  return list;
-}
-
-/**
- * Reads `expand` and `fields`: every name must be one of the family's relations or fields.
- *
- * @example
- * // GET /api/v1/actors?expand=character&fields=first_name,character
- * parseShape(ctx, family('actors')); // { expand: ['character'], fields: ['first_name', 'character'] }
- */
-export function parseShape(ctx: Context, family: Family): Shape {
-  const expand = names(ctx, 'expand') ?? [];
-  const relations = relationsOf(family);
-  for (const name of expand) {
-    if (!relations.includes(name)) {
-      const listed = relations.length ? `expandable: ${relations.join(', ')}` : 'it has no relations';
-      throw new HttpError(400, `Cannot expand '${name}' of ${family.name}; ${listed}`);
-    }
-  }
-  const fields = names(ctx, 'fields');
-  const known = servedFields(family);
-  for (const name of fields ?? []) {
-    if (!known.includes(name)) throw new HttpError(400, `Unknown field '${name}' for ${family.name}; fields: ${known.join(', ')}`);
-  }
-  return { expand, ...(fields ? { fields } : {}) };
-}
+import type { Shape } from './request-query.ts';
 
 /** The text a cache key needs to tell shapes apart. */
 export function shapeKey({ expand, fields }: Shape): string {

@@ -3,9 +3,9 @@ import type { Context } from 'koa';
 import { HttpError } from '../../lib/http-error.ts';
 import { PACKAGE as pkg } from '../../lib/package-info.ts';
 import { present } from '../present.ts';
+import { requestLanguage } from '../request-query.ts';
 import { countsIn } from '../routing.ts';
 import { send } from '../send.ts';
-import { languageFor } from './records.ts';
 import { publicCache, type RouteDeps } from './context.ts';
 import { translationRoutes } from './translations.ts';
 
@@ -59,7 +59,7 @@ export function metaRoutes(router: Router, deps: RouteDeps): void {
 export function overviewRoutes(router: Router, deps: RouteDeps): void {
   const sendOverview = (ctx: Context) => {
     const { catalog, cache } = deps.served.current;
-    const language = languageFor(ctx, catalog, 'overview');
+    const language = requestLanguage(ctx, catalog, catalog.store('overview').family);
     const entry = cache.get(`${language} /api/v1/overview`, () => {
       const record: Record<string, unknown> = { ...present(catalog.store('overview'), 0, language), data_count: catalog.counts() };
       return { json: JSON.stringify(record), headers: { 'Content-Language': String(record.language) } };

@@ -1,32 +1,19 @@
 import type { Router } from '@koa/router';
 import type { Context } from 'koa';
-import type { Catalog } from '../../catalog/catalog.ts';
 import type { FamilyName } from '../../catalog/families.ts';
 import { listPositions } from '../../catalog/query.ts';
-import { selectLanguage } from '../language.ts';
-import { parseListQuery } from '../list-query.ts';
+import { readListQuery, readShape, requestLanguage } from '../request-query.ts';
 import { pageHeaders } from '../pagination.ts';
-import { parseShape, shapeKey, shapeRecord } from '../shape.ts';
+import { shapeKey, shapeRecord } from '../shape.ts';
 import { send } from '../send.ts';
 import { positionOf, publicCache, randomPosition, type RouteDeps } from './context.ts';
-
-/**
- * The language a family's records are served in. Untranslated families ignore `language`
- * (official clients send it on every request) unless they expand relations, whose records
- * are served in the selected language.
- */
-export function languageFor(ctx: Context, catalog: Catalog, name: FamilyName): string {
-  if (!catalog.store(name).family.translation && ctx.query.expand === undefined) return catalog.defaultLanguage;
-  ctx.vary('Accept-Language');
-  return selectLanguage(ctx, catalog);
-}
 
 /** Sends one record from the cache, keyed by its path, language and shape. */
 function sendRecord(ctx: Context, deps: RouteDeps, name: FamilyName, position: number, language: string, cacheControl: string): void {
   const { catalog, cache } = deps.served.current;
   const store = catalog.store(name);
   const uuid = store.records[position]!.uuid;
-  const shape = parseShape(ctx, store.family);
+  const shape = readShape(ctx, store.family);
   const entry = cache.get(`${language} /api/v1/${name}/${uuid}?${shapeKey(shape)}`, () => {
     const record = shapeRecord(catalog, store, position, language, shape);
     const served = store.translation(position, language).language;
@@ -43,9 +30,9 @@ export function recordRoutes(router: Router, deps: RouteDeps, name: FamilyName):
   router.get(base, (ctx) => {
     const { catalog, cache } = deps.served.current;
     const store = catalog.store(name);
-    const language = languageFor(ctx, catalog, name);
+    const language = requestLanguage(ctx, catalog, catalog.store(name).family);
     const entry = cache.get(`${language} ${ctx.url}`, () => {
-      const query = parseListQuery(ctx, store.family, deps.maxPageSize);
+      const query = readListQuery(ctx, store.family, deps.maxPageSize);
       const positions = listPositions(store, query, language);
       const from = Math.min((query.page - 1) * query.size, positions.length);
       const page = positions.subarray(from, Math.min(from + query.size, positions.length));
@@ -59,13 +46,13 @@ export function recordRoutes(router: Router, deps: RouteDeps, name: FamilyName):
 
   router.get(`${base}/random`, (ctx) => {
     const { catalog } = deps.served.current;
-    const language = languageFor(ctx, catalog, name);
+    const language = requestLanguage(ctx, catalog, catalog.store(name).family);
     sendRecord(ctx, deps, name, randomPosition(catalog.store(name)), language, 'no-store');
   });
 
   router.get(`${base}/:uuid`, (ctx) => {
     const { catalog } = deps.served.current;
-    const language = languageFor(ctx, catalog, name);
+    const language = requestLanguage(ctx, catalog, catalog.store(name).family);
     sendRecord(ctx, deps, name, positionOf(ctx, catalog.store(name)), language, publicCache(deps));
   });
 }

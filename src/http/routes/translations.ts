@@ -3,7 +3,7 @@ import type { Context } from 'koa';
 import type { FamilyName } from '../../catalog/families.ts';
 import type { FamilyStore } from '../../catalog/store.ts';
 import { HttpError } from '../../lib/http-error.ts';
-import { selectLanguage } from '../language.ts';
+import { checkLanguageParameter } from '../request-query.ts';
 import { send } from '../send.ts';
 import { publicCache, title, type RouteDeps } from './context.ts';
 
@@ -24,7 +24,7 @@ export function translationRoutes(router: Router, deps: RouteDeps, name: FamilyN
 
   router.get(`${base}/translations`, (ctx) => {
     const { catalog, cache } = deps.served.current;
-    selectLanguage(ctx, catalog); // an unknown `language` is a 400 here too
+    checkLanguageParameter(ctx, catalog); // an unknown `language` is a 400 here too
     const store = catalog.store(name);
     const position = locate(ctx, store);
     const entry = cache.get(cacheKey(ctx, 'all'), () => {
@@ -36,7 +36,7 @@ export function translationRoutes(router: Router, deps: RouteDeps, name: FamilyN
 
   router.get(`${base}/translations/random`, (ctx) => {
     const { catalog, cache } = deps.served.current;
-    selectLanguage(ctx, catalog);
+    checkLanguageParameter(ctx, catalog);
     const store = catalog.store(name);
     const position = locate(ctx, store);
     const languages = store.languagesOf(position);
@@ -47,7 +47,7 @@ export function translationRoutes(router: Router, deps: RouteDeps, name: FamilyN
 
   router.get(`${base}/translations/:language`, (ctx) => {
     const { catalog, cache } = deps.served.current;
-    selectLanguage(ctx, catalog);
+    checkLanguageParameter(ctx, catalog);
     const store = catalog.store(name);
     const position = locate(ctx, store);
     const asked = String(ctx.params.language);

@@ -1,0 +1,38 @@
+// The import rules of src/ (see CONTRIBUTING.md, "Architecture"), checked by `npm test`.
+// Layers from the bottom up; a file may import its own layer or a lower one, never a higher
+// one, and nothing may import in a circle.
+const LAYERS = [
+  ['lib', 'src/lib/'],
+  ['config', 'src/config/'],
+  ['catalog', 'src/catalog/'],
+  ['accounts', 'src/accounts/'],
+  ['limits', 'src/limits/'],
+  ['http', 'src/http/'],
+  ['docs', 'src/docs/'],
+  ['app', 'src/(app|main)\\.ts$'],
+];
+
+const pathOf = (name) => `^${LAYERS.find(([layer]) => layer === name)[1]}`;
+const upward = LAYERS.flatMap(([name], index) => {
+  const above = LAYERS.slice(index + 1).map(([layer]) => layer);
+  return above.length === 0
+    ? []
+    : [{ name: `${name}-imports-upward`, comment: `${name} may not import ${above.join(', ')}`, severity: 'error', from: { path: pathOf(name) }, to: { path: above.map(pathOf) } }];
+});
+// accounts and limits stand side by side: the order above keeps accounts from limits, this keeps limits from accounts.
+const siblings = { name: 'limits-imports-accounts', comment: 'limits and accounts are siblings', severity: 'error', from: { path: pathOf('limits') }, to: { path: pathOf('accounts') } };
+
+module.exports = {
+  forbidden: [
+    { name: 'no-circular', comment: 'Imports may not form a circle', severity: 'error', from: {}, to: { circular: true } },
+    { name: 'src-imports-outside', comment: 'The server runs src/ alone: no scripts, tests or data', severity: 'error', from: { path: '^src/' }, to: { path: '^(scripts|test)/' } },
+    ...upward,
+    siblings,
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+    enhancedResolveOptions: { extensions: ['.ts', '.js', '.json'] },
+  },
+};
