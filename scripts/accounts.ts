@@ -1,8 +1,8 @@
-// npm run accounts -- create|list|delete: manages accounts in ACCOUNTS_FILE, also while the
+// npm run accounts -- create|list|delete|role: manages accounts in ACCOUNTS_FILE, also while the
 // server runs (both take the file's lock for each write).
 import { parseArgs } from 'node:util';
 import { read } from 'read';
-import { accountTable, deleteByUsername } from '../src/accounts/admin.ts';
+import { accountTable, changeRole, deleteByUsername } from '../src/accounts/admin.ts';
 import { JsonFileAccountStore } from '../src/accounts/json-file-store.ts';
 import { passwordHasher } from '../src/accounts/open.ts';
 import { createAccount, readRegisterBody } from '../src/accounts/service.ts';
@@ -12,6 +12,7 @@ const USAGE = `usage:
   npm run accounts -- create --username NAME --email EMAIL [--role BASIC|DEV|MAINTAINER|ADMIN] [--first-name F] [--last-name L]
   npm run accounts -- list
   npm run accounts -- delete --username NAME
+  npm run accounts -- role --username NAME --role BASIC|DEV|MAINTAINER|ADMIN
 create reads the password from ACCOUNT_PASSWORD, or prompts for it without echo.`;
 
 function fail(message: string): never {
@@ -63,6 +64,10 @@ if (command === 'create' && positionals.length === 1 && values.username && value
   const deleted = await deleteByUsername(store, values.username);
   if (!deleted) fail(`no account named '${values.username}' in ${config.ACCOUNTS_FILE}`);
   console.log(`deleted account '${deleted.username}' (${deleted.uuid}); its tokens stop working now`);
+} else if (command === 'role' && positionals.length === 1 && values.username && values.role) {
+  const changed = await changeRole(store, values.username, values.role).catch((error: Error) => fail(error.message));
+  if (!changed) fail(`no account named '${values.username}' in ${config.ACCOUNTS_FILE}`);
+  console.log(`account '${changed.username}' is now ${changed.role}; running servers see it within a second`);
 } else {
   fail(USAGE);
 }

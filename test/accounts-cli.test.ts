@@ -60,6 +60,29 @@ test('create, list and delete from the command line while the server runs on the
   }
 });
 
+test('a role changed from the command line takes effect in the running server within a second, without a restart', async () => {
+  const app = await startApp({ RATE_LIMIT: 'on', RATE_LIMIT_BASIC: '100', RATE_LIMIT_DEV: '900' });
+  try {
+    const token = await registered(app.url, 'riser');
+    const policy = async () => (await get(app.url, '/api/v1/endpoints', token)).headers.get('ratelimit-policy');
+    assert.is(await policy(), '"basic";q=100;w=60');
+    await policy(); // the fast path knows the URL from here on
+    const raised = await cli(['role', '--username', 'user_riser', '--role', 'DEV'], { ACCOUNTS_FILE: app.file });
+    assert.is(raised.code, 0, raised.stderr);
+    assert.match(raised.stdout, /^account 'user_riser' is now DEV/);
+    let seen = await policy();
+    for (const deadline = Date.now() + 1000; seen !== '"dev";q=900;w=60' && Date.now() < deadline; ) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      seen = await policy();
+    }
+    assert.is(seen, '"dev";q=900;w=60');
+    const wrongRole = await cli(['role', '--username', 'user_riser', '--role', 'KING'], { ACCOUNTS_FILE: app.file });
+    assert.equal([wrongRole.code, wrongRole.stderr.trim()], [1, "role must be one of BASIC, DEV, MAINTAINER, ADMIN, got 'KING'"]);
+  } finally {
+    await app.close();
+  }
+});
+
 test('the command line refuses bad input with a message and exit code 1', async () => {
   const app = await startApp();
   const env = { ACCOUNTS_FILE: app.file };

@@ -5,7 +5,7 @@ import * as assert from 'uvu/assert';
 import { post, registered } from './helpers/accounts-app.ts';
 import { startApp, type TestServer } from './helpers/http.ts';
 import { freePort } from '../scripts/bench/ports.ts';
-import { RedisServer } from './helpers/redis.ts';
+import { RedisServer } from '../scripts/lib/redis-server.ts';
 
 const redis = new RedisServer(await freePort());
 await redis.start();

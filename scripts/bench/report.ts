@@ -1,5 +1,6 @@
 import type { Both, ScaleRow } from './scale.ts';
-import type { ThroughputRow } from './throughput.ts';
+import type { Variant } from './scenarios.ts';
+import type { Figures, ThroughputRow } from './throughput.ts';
 
 const int = (n: number) => Math.round(n).toLocaleString('en-US');
 const ms = (n: number) => `${n.toFixed(n < 10 ? 1 : 0)}`;
@@ -10,31 +11,39 @@ export function table(header: string[], rows: string[][]): string {
   return [line(header), line(header.map(() => '---')), ...rows.map(line)].join('\n');
 }
 
+/** Column heads of the deployments, the default first. */
+const VARIANTS: [Variant, string][] = [
+  ['a', '(a) limits on'],
+  ['b', '(b) limits on, token'],
+  ['c', '(c) limits on, Redis'],
+  ['d', '(d) limits off'],
+  ['flood', '429 flood'],
+];
+
 /**
- * The throughput table of `npm run bench`: req/s and p50/p99 latency (ms) per server, our
- * ratio to the node:http baseline and to json-server, and the target beside the ratio.
+ * The throughput table of `npm run bench`: per scenario, the node:http baseline's req/s,
+ * then our req/s and ratio to the baseline in each deployment (the default first) with the
+ * target beside it, and json-server's req/s with our ratio to it (limits off).
  *
  * @example
  * console.log(throughputTable(rows));
  */
 export function throughputTable(rows: ThroughputRow[]): string {
-  const body = rows.map(({ scenario, servers }) => {
-    const { ours, baseline, 'json-server': js } = servers;
-    const cell = (f?: { rps: number; p50: number; p99: number; wrong: number }) =>
-      f ? `${int(f.rps)} (${ms(f.p50)} / ${ms(f.p99)})${f.wrong ? ` ⚠ ${f.wrong} wrong` : ''}` : 'n/a';
-    const toBase = ours && baseline ? ours.rps / baseline.rps : NaN;
-    const toJs = ours && js ? ours.rps / js.rps : NaN;
-    const verdict = (value: number, target: number) => (Number.isNaN(value) ? 'n/a' : `${value.toFixed(2)}${target ? (value >= target ? ' ✓' : ' ✗') : ''}`);
-    return [
-      scenario.name,
-      cell(ours),
-      cell(baseline),
-      cell(js),
-      `${verdict(toBase, scenario.target)}${scenario.target ? ` (≥ ${scenario.target})` : ''}`,
-      js ? `${verdict(toJs, 8)} (≥ 8)` : 'n/a',
-    ];
+  const used = VARIANTS.filter(([variant]) => rows.some((row) => row.ours[variant]));
+  const warn = (f: Figures) => (f.wrong ? ` ⚠ ${f.wrong} wrong` : '');
+  const body = rows.map(({ scenario, baseline, jsonServer, ours }) => {
+    const cells = used.map(([variant]) => {
+      const figures = ours[variant];
+      if (!figures || !baseline) return '';
+      const ratio = figures.rps / baseline.rps;
+      const target = scenario.targets[variant];
+      const verdict = target ? ` ${ratio >= target ? '✓' : '✗'} (≥ ${target})` : '';
+      return `${int(figures.rps)}: **${ratio.toFixed(2)}**${verdict}${warn(figures)}`;
+    });
+    const js = jsonServer && ours.d ? `${int(jsonServer.rps)} (ours ${(ours.d.rps / jsonServer.rps).toFixed(1)}×)${warn(jsonServer)}` : 'n/a';
+    return [scenario.name, baseline ? `${int(baseline.rps)} (p99 ${ms(baseline.p99)} ms)${warn(baseline)}` : 'n/a', ...cells, js];
   });
-  return table(['scenario', 'ours req/s (p50 / p99 ms)', 'node:http baseline', 'json-server', 'ours ÷ baseline', 'ours ÷ json-server'], body);
+  return table(['scenario', 'node:http baseline req/s', ...used.map(([, head]) => `${head}: req/s: ÷ baseline`), 'json-server req/s'], body);
 }
 
 /**

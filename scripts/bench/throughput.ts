@@ -1,11 +1,12 @@
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { RedisServer } from '../lib/redis-server.ts';
 import { startChild, type Child } from './child.ts';
 import { drive, median, type Measure } from './load.ts';
 import { freePort } from './ports.ts';
 import { record } from './recorded.ts';
-import { jsonServerDb, scenariosFor, type Scenario } from './scenarios.ts';
+import { jsonServerDb, scenariosFor, type Request, type Scenario, type Variant } from './scenarios.ts';
 
 export interface ThroughputOptions {
   dataDir: string;
@@ -14,8 +15,6 @@ export interface ThroughputOptions {
   connections: number;
   progress: (line: string) => void;
 }
-
-type ServerName = 'ours' | 'baseline' | 'json-server';
 
 /** Median figures of one scenario on one server, over the rounds. */
 export interface Figures {
@@ -27,8 +26,13 @@ export interface Figures {
 
 export interface ThroughputRow {
   scenario: Scenario;
-  servers: Partial<Record<ServerName, Figures>>;
+  baseline?: Figures;
+  jsonServer?: Figures;
+  ours: Partial<Record<Variant, Figures>>;
 }
+
+/** The documented budgets raised so that nothing is refused during a run. */
+const RAISED = { RATE_LIMIT_ANONYMOUS: '1000000000', RATE_LIMIT_BASIC: '1000000000' };
 
 const origin = (child: Child) => new URL(child.url).origin;
 
@@ -41,9 +45,24 @@ function summarize(measures: Measure[]): Figures {
   };
 }
 
+async function startOurs(dataDir: string, env: Record<string, string>): Promise<Child> {
+  const port = await freePort();
+  return startChild(['--import', 'tsx', 'src/main.ts'], { PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'warn', ...env }, `http://127.0.0.1:${port}/api/ping`);
+}
+
+/** A BASIC account's token, registered on `server` for variant (b). */
+async function basicToken(server: Child): Promise<string> {
+  const body = { first_name: 'Bench', last_name: 'Mark', username: 'bench_reader', email: 'bench@example.org', password: 'a benchmark passphrase' };
+  const response = await fetch(`${origin(server)}/api/v1/auth/register`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
+  if (response.status !== 201) throw new Error(`registering the bench account: ${response.status} ${await response.text()}`);
+  return String(((await response.json()) as { token: string }).token);
+}
+
 /**
- * Starts our server, a node:http baseline replaying our exact answers, and json-server on the
- * same records, then drives every scenario on each in turn, interleaved over `rounds`.
+ * Starts our server as deployed in each variant (limits on; with a token; through a local
+ * redis-server; limits off; a budget of one for the 429 flood), a node:http baseline
+ * replaying our exact answers, and json-server on the same records, then drives every
+ * scenario on each in turn, interleaved over `rounds`.
  *
  * @example
  * const rows = await measureThroughput({ dataDir: './data', rounds: 3, seconds: 5, connections: 50, progress: console.log });
@@ -52,24 +71,36 @@ export async function measureThroughput(options: ThroughputOptions): Promise<Thr
   const { dataDir, progress } = options;
   const work = await mkdtemp(join(tmpdir(), 'bench-'));
   const children: Child[] = [];
+  const redis = new RedisServer(await freePort());
   try {
-    progress('starting our server');
-    const ourPort = await freePort();
-    const ours = await startChild(
-      ['--import', 'tsx', 'src/main.ts'],
-      { PORT: String(ourPort), HOST: '127.0.0.1', DATA_DIR: dataDir, RATE_LIMIT: 'off', LOG_LEVEL: 'warn' },
-      `http://127.0.0.1:${ourPort}/api/ping`,
-    );
-    children.push(ours);
+    progress('starting redis-server and our server in four deployments');
+    await redis.start();
+    const accounts = (name: string) => ({ ACCOUNTS_FILE: join(work, name, 'accounts.json') });
+    const deployed = await startOurs(dataDir, { ...RAISED, ...accounts('a') });
+    const shared = await startOurs(dataDir, { ...RAISED, ...accounts('c'), REDIS_URL: redis.url, RATE_LIMIT_REDIS_TIMEOUT_MS: '50' });
+    const unlimited = await startOurs(dataDir, { RATE_LIMIT: 'off', ...accounts('d') });
+    const refusing = await startOurs(dataDir, { RATE_LIMIT_ANONYMOUS: '1', RATE_LIMIT_WINDOW_SECONDS: '86400', ...accounts('flood') });
+    children.push(deployed, shared, unlimited, refusing);
+    const token = { authorization: `Bearer ${await basicToken(deployed)}` };
+    const servers: Record<Variant, { child: Child; headers: Record<string, string> }> = {
+      a: { child: deployed, headers: {} },
+      b: { child: deployed, headers: token },
+      c: { child: shared, headers: {} },
+      d: { child: unlimited, headers: {} },
+      flood: { child: refusing, headers: {} },
+    };
     const scenarios = await scenariosFor(dataDir);
+    const variantsOf = (scenario: Scenario) => Object.keys(scenario.targets) as Variant[];
+    const requestOf = (scenario: Scenario, variant: Variant): Request => ({ path: scenario.ours.path, headers: { ...scenario.ours.headers, ...servers[variant].headers } });
 
     // Record our exact answers (the 304 needs the ETag of the 200 first) for the baseline to replay.
     const answers = [];
     for (const scenario of scenarios) {
-      if ('if-none-match' in scenario.ours.headers) {
-        scenario.ours.headers['if-none-match'] = (await record(origin(ours), scenario.ours.path, {})).headers.etag ?? '';
-      }
-      const answer = await record(origin(ours), scenario.ours.path, scenario.ours.headers);
+      const first = variantsOf(scenario)[0]!;
+      const server = origin(servers[first].child);
+      if ('if-none-match' in scenario.ours.headers) scenario.ours.headers['if-none-match'] = (await record(server, scenario.ours.path, {})).headers.etag ?? '';
+      if (first === 'flood') await record(server, scenario.ours.path, {}); // spends the budget of one
+      const answer = await record(server, scenario.ours.path, scenario.ours.headers);
       if (answer.status !== scenario.status) throw new Error(`${scenario.name}: ours answered ${answer.status}, expected ${scenario.status}`);
       answers.push(answer);
     }
@@ -90,34 +121,38 @@ export async function measureThroughput(options: ThroughputOptions): Promise<Thr
       if (theirs && 'if-none-match' in theirs.headers) theirs.headers['if-none-match'] = (await record(origin(jsonServer), theirs.path, {})).headers.etag ?? '';
     }
 
+    type Run = { label: string; child: Child; request: Request; into: Measure[] };
+    const plans = scenarios.map((scenario) => {
+      const ours = Object.fromEntries(variantsOf(scenario).map((variant) => [variant, [] as Measure[]])) as Partial<Record<Variant, Measure[]>>;
+      const runs: Run[] = variantsOf(scenario).map((variant) => ({ label: `ours (${variant})`, child: servers[variant].child, request: requestOf(scenario, variant), into: ours[variant]! }));
+      const baselineMeasures: Measure[] = [];
+      const jsonMeasures: Measure[] = [];
+      runs.push({ label: 'baseline', child: baseline, request: scenario.ours, into: baselineMeasures });
+      if (scenario.jsonServer) runs.push({ label: 'json-server', child: jsonServer, request: scenario.jsonServer, into: jsonMeasures });
+      return { scenario, runs, ours, baselineMeasures, jsonMeasures };
+    });
+
     // One second of each request on each server first, so that no round measures a cold JIT.
-    for (const scenario of scenarios) {
+    for (const { scenario, runs } of plans) {
       progress(`warming up · ${scenario.name}`);
-      const warm = { seconds: 1, connections: options.connections };
-      await drive(origin(ours) + scenario.ours.path, scenario.ours.headers, scenario.status, warm);
-      await drive(origin(baseline) + scenario.ours.path, scenario.ours.headers, scenario.status, warm);
-      if (scenario.jsonServer) await drive(origin(jsonServer) + scenario.jsonServer.path, scenario.jsonServer.headers, scenario.status, warm);
+      for (const run of runs) await drive(origin(run.child) + run.request.path, run.request.headers, scenario.status, { seconds: 1, connections: options.connections });
     }
-    const measures = scenarios.map(() => ({ ours: [] as Measure[], baseline: [] as Measure[], 'json-server': [] as Measure[] }));
     for (let round = 1; round <= options.rounds; round++) {
-      for (const [i, scenario] of scenarios.entries()) {
-        const runs: [ServerName, Child, Scenario['ours']][] = [
-          ['ours', ours, scenario.ours],
-          ['baseline', baseline, scenario.ours],
-        ];
-        if (scenario.jsonServer) runs.push(['json-server', jsonServer, scenario.jsonServer]);
-        for (const [name, child, request] of runs) {
-          progress(`round ${round}/${options.rounds} · ${scenario.name} · ${name}`);
-          measures[i]![name].push(await drive(origin(child) + request.path, request.headers, scenario.status, options));
+      for (const { scenario, runs } of plans) {
+        for (const run of runs) {
+          progress(`round ${round}/${options.rounds} · ${scenario.name} · ${run.label}`);
+          run.into.push(await drive(origin(run.child) + run.request.path, run.request.headers, scenario.status, options));
         }
       }
     }
-    return scenarios.map((scenario, i) => {
-      const servers: ThroughputRow['servers'] = {};
-      for (const name of ['ours', 'baseline', 'json-server'] as const) if (measures[i]![name].length > 0) servers[name] = summarize(measures[i]![name]);
-      return { scenario, servers };
-    });
+    return plans.map(({ scenario, ours, baselineMeasures, jsonMeasures }) => ({
+      scenario,
+      ...(baselineMeasures.length ? { baseline: summarize(baselineMeasures) } : {}),
+      ...(jsonMeasures.length ? { jsonServer: summarize(jsonMeasures) } : {}),
+      ours: Object.fromEntries(Object.entries(ours).map(([variant, measures]) => [variant, summarize(measures!)])),
+    }));
   } finally {
     for (const child of children) await child.stop();
+    await redis.stop();
   }
 }

@@ -1,4 +1,4 @@
-import type { Account } from './account.ts';
+import { ROLES, type Account, type Role } from './account.ts';
 import type { AccountStore } from './store.ts';
 
 /**
@@ -11,6 +11,20 @@ import type { AccountStore } from './store.ts';
 export async function deleteByUsername(store: AccountStore, username: string): Promise<Account | undefined> {
   const account = await store.find({ username });
   return account && (await store.delete(account.uuid)) ? account : undefined;
+}
+
+/**
+ * Gives the account named `username` (case-insensitively) the role `role`, without a
+ * password: for the operator's command line. Resolves with the changed account, or
+ * undefined if there was none; rejects a role that is not one of ROLES.
+ *
+ * @example
+ * await changeRole(store, 'ana', 'DEV'); // { uuid, username: 'ana', role: 'DEV', ... }
+ */
+export async function changeRole(store: AccountStore, username: string, role: string): Promise<Account | undefined> {
+  if (!ROLES.includes(role as Role)) throw new Error(`role must be one of ${ROLES.join(', ')}, got '${role}'`);
+  const account = await store.find({ username });
+  return account && store.update(account.uuid, { role: role as Role });
 }
 
 /**

@@ -27,11 +27,6 @@ export class CachedResponse {
     return this.body.length >= COMPRESS_FROM;
   }
 
-  /** The encoding to send: the client's preference among br, gzip and identity. */
-  encodingFor(accepted: (...encodings: string[]) => string | false): string {
-    return this.compressible ? accepted('br', 'gzip', 'identity') || 'identity' : 'identity';
-  }
-
   /** The strong ETag of the variant in `encoding`. */
   etagFor(encoding: string): string {
     return encoding === 'identity' ? `"${this.etag}"` : `"${this.etag}-${encoding}"`;

@@ -7,12 +7,12 @@ import type { CachedResponse } from './cached-response.ts';
 import type { HttpError } from '../lib/http-error.ts';
 import type { Admission, RateLimits } from '../limits/rate-limits.ts';
 import { accessLine } from './access-log.ts';
-import { readBearer } from './bearer.ts';
+import { readBearer, type Bearer } from './bearer.ts';
 import { errorJson, type ErrorFields, type RenderedState } from './errors.ts';
 import { requestClient } from './rate-limit.ts';
 import { MAX_TARGET_BYTES } from './request-guard.ts';
 import type { RouteBudget, RouteState } from './routing.ts';
-import { cacheableAnswer, type SentState } from './send.ts';
+import { negotiate, type SentState } from './send.ts';
 import type { ServedCatalog } from './state.ts';
 
 /** What the fast path needs: the catalog, and for limited deployments the limits and accounts. */
@@ -122,10 +122,15 @@ export class FastPath {
     return (req, res) => {
       const found = this.find(req);
       if (!found) return app(req, res);
-      this.answer(req, res, found.known, found.entry).catch((error: Error) => {
+      const fail = (error: Error) => {
         this.options.log.warn(`500 on GET ${found.known.path} (fast path): ${error.stack ?? error.message}`);
         if (!res.headersSent) this.writeError(res, { status: 500, method: 'GET', message: 'Internal server error', url: found.known.path }, found.known.base);
-      });
+      };
+      try {
+        this.answer(req, res, found.known, found.entry)?.catch(fail);
+      } catch (error) {
+        fail(error as Error);
+      }
     };
   }
 
@@ -143,25 +148,36 @@ export class FastPath {
     return entry && { known, entry };
   }
 
-  private async answer(req: IncomingMessage, res: ServerResponse, known: Known, entry: CachedResponse | undefined): Promise<void> {
-    const started = performance.now();
-    const { limits, accounts, proxyHops } = this.options;
+  /**
+   * Checks the token and counts the request as Koa would, then answers. Synchronous for an
+   * anonymous request under memory limits (the common case), a promise otherwise.
+   */
+  private answer(req: IncomingMessage, res: ServerResponse, known: Known, entry: CachedResponse | undefined): void | Promise<void> {
+    const started = this.options.logAccess ? performance.now() : undefined;
     const authorization = req.headers.authorization;
-    const bearer = authorization === undefined ? {} : await readBearer(authorization, accounts);
-    let admission: Admission | undefined;
-    if (limits && known.budget !== 'free') {
-      const client = requestClient(known.budget === 'auth' ? undefined : bearer.caller, req.socket.remoteAddress, header(req, 'x-forwarded-for'), proxyHops);
-      admission = await limits.admit(known.budget, client);
-    }
-    const refusal = admission?.refused ?? bearer.rejected;
+    if (authorization === undefined) return this.count(req, res, known, entry, {}, started);
+    return readBearer(authorization, this.options.accounts).then((bearer) => this.count(req, res, known, entry, bearer, started));
+  }
+
+  private count(req: IncomingMessage, res: ServerResponse, known: Known, entry: CachedResponse | undefined, bearer: Bearer, started: number | undefined): void | Promise<void> {
+    const { limits, proxyHops } = this.options;
+    if (!limits || known.budget === 'free') return this.finish(req, res, known, entry, bearer, undefined, started);
+    const client = requestClient(known.budget === 'auth' ? undefined : bearer.caller, req.socket.remoteAddress, header(req, 'x-forwarded-for'), proxyHops);
+    const admission = limits.admit(known.budget, client);
+    if (admission instanceof Promise) return admission.then((found) => this.finish(req, res, known, entry, bearer, found, started));
+    this.finish(req, res, known, entry, bearer, admission, started);
+  }
+
+  private finish(req: IncomingMessage, res: ServerResponse, known: Known, entry: CachedResponse | undefined, bearer: Bearer, admission: Admission | undefined, started?: number): void {
+    const refusal = admission?.refusal ? { status: 429, ...admission.refusal } : bearer.rejected;
     if (refusal) this.refuse(res, known, refusal, admission?.headers);
     else if ('error' in known.answer) this.writeError(res, known.answer.error, known.headers, admission?.headers);
     else this.replay(req, res, known.headers, entry!, known.answer.cacheControl, admission?.headers);
-    if (this.options.logAccess) this.options.log.info(accessLine('GET', known.path, res.statusCode, performance.now() - started));
+    if (started !== undefined) this.options.log.info(accessLine('GET', known.path, res.statusCode, performance.now() - started));
   }
 
   /** The 429 or 401 Koa gives before any route runs: the headers set by then, and the error's. */
-  private refuse(res: ServerResponse, known: Known, error: HttpError, limitHeaders: Record<string, string> = {}): void {
+  private refuse(res: ServerResponse, known: Known, error: Pick<HttpError, 'status' | 'message' | 'headers'>, limitHeaders: Record<string, string> = {}): void {
     const fields: ErrorFields = { status: error.status, method: 'GET', message: error.message, url: known.path, ...(known.params ? { params: known.params } : {}) };
     this.writeError(res, fields, { ...known.base, ...error.headers }, limitHeaders);
   }
@@ -173,15 +189,21 @@ export class FastPath {
   }
 
   /** Sends a cached answer with the headers the app sent with it. */
-  private replay(req: IncomingMessage, res: ServerResponse, known: Record<string, string>, entry: CachedResponse, cacheControl: string, limitHeaders: Record<string, string> = {}): void {
-    const { status, headers, body } = cacheableAnswer(req, entry, cacheControl);
-    const all: Record<string, string> = { ...known, ...limitHeaders };
-    if (headers.ETag) all.etag = headers.ETag;
-    if (headers['Content-Encoding']) all['content-encoding'] = headers['Content-Encoding'];
+  private replay(req: IncomingMessage, res: ServerResponse, known: Record<string, string>, entry: CachedResponse, cacheControl: string, limitHeaders?: Record<string, string>): void {
+    const { status, encoding, etag } = negotiate(req, entry, cacheControl);
+    const all: Record<string, string> = limitHeaders ? Object.assign({}, known, limitHeaders) : { ...known };
+    if (etag) all.etag = etag;
+    if (status === 304) {
+      delete all['content-type'];
+      res.writeHead(304, all).end();
+      return;
+    }
+    const body = entry.bytes(encoding);
+    if (encoding !== 'identity') all['content-encoding'] = encoding;
     // Remembered from a 200 or a 304: the type comes from the entry either way.
-    if (status === 304) delete all['content-type'];
-    else Object.assign(all, { 'content-type': headers['Content-Type']!, 'content-length': String(body!.length) });
-    res.writeHead(status, all).end(body);
+    all['content-type'] = entry.headers['Content-Type']!;
+    all['content-length'] = String(body.length);
+    res.writeHead(200, all).end(body);
   }
 }
 

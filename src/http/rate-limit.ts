@@ -2,6 +2,7 @@ import type { Context, Middleware } from 'koa';
 import { anonymousClient, clientAddress, type Client } from '../limits/client.ts';
 import type { RateLimits } from '../limits/rate-limits.ts';
 import type { Caller } from '../accounts/account.ts';
+import { HttpError } from '../lib/http-error.ts';
 import type { RouteState } from './routing.ts';
 
 /** How the limits see requests: the budgets, and how many proxies stand in front. */
@@ -40,7 +41,7 @@ export function rateLimit({ limits, proxyHops, caller }: RateLimitMiddlewareOpti
     const admission = await limits.admit(budget, client);
     if (admission) {
       ctx.set(admission.headers);
-      if (admission.refused) throw admission.refused;
+      if (admission.refusal) throw new HttpError(429, admission.refusal.message, admission.refusal.headers);
     }
     await next();
   };

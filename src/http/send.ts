@@ -11,30 +11,65 @@ export interface CacheableAnswer {
   body?: Buffer;
 }
 
+/** What negotiation decides for one request: the status, the variant, and its tag. */
+export interface Negotiated {
+  status: 200 | 304;
+  encoding: string;
+  /** Undefined for `no-store` answers. */
+  etag?: string;
+}
+
 /**
  * The one place a cached answer is negotiated, for Koa and the fast path alike: the
- * encoding the client prefers among br, gzip and identity (compressed once per entry), the
- * strong ETag of that variant, `Cache-Control`, and a 304 when `If-None-Match` already holds
- * it. `cacheControl: 'no-store'` (random endpoints) sends no ETag and never a 304. Uses the
- * `accepts` and `fresh` packages Koa itself uses.
+ * encoding the client prefers among br, gzip and identity, the strong ETag of that variant,
+ * and a 304 when `If-None-Match` already holds it. `cacheControl: 'no-store'` (random
+ * endpoints) has no ETag and never a 304. Uses the `accepts` and `fresh` packages Koa itself
+ * uses.
+ *
+ * @example
+ * negotiate(req, entry, 'public, max-age=300'); // { status: 200, encoding: 'br', etag: '"…-br"' }
+ */
+export function negotiate(req: IncomingMessage, entry: CachedResponse, cacheControl: string): Negotiated {
+  const encoding = entry.compressible ? preferredEncoding(req) : 'identity';
+  if (cacheControl === 'no-store') return { status: 200, encoding };
+  const etag = entry.etagFor(encoding);
+  return { status: fresh(req.headers, { etag }) ? 304 : 200, encoding, etag };
+}
+
+/**
+ * A negotiated cached answer with all its headers: the entry's, `Cache-Control`, `Vary`,
+ * `ETag` and `Content-Encoding` (each variant compressed once, kept by the entry).
  *
  * @example
  * const { status, headers, body } = cacheableAnswer(req, entry, 'public, max-age=300');
  */
 export function cacheableAnswer(req: IncomingMessage, entry: CachedResponse, cacheControl: string): CacheableAnswer {
-  const negotiator = accepts(req);
-  const encoding = entry.encodingFor((...encodings) => negotiator.encodings(encodings));
+  const { status, encoding, etag } = negotiate(req, entry, cacheControl);
   const headers: Record<string, string> = { ...entry.headers, 'Cache-Control': cacheControl };
   if (entry.compressible) headers.Vary = 'Accept-Encoding';
-  if (cacheControl !== 'no-store') {
-    headers.ETag = entry.etagFor(encoding);
-    if (fresh(req.headers, { etag: headers.ETag })) {
-      delete headers['Content-Type'];
-      return { status: 304, headers };
-    }
+  if (etag) headers.ETag = etag;
+  if (status === 304) {
+    delete headers['Content-Type'];
+    return { status, headers };
   }
   if (encoding !== 'identity') headers['Content-Encoding'] = encoding;
-  return { status: 200, headers, body: entry.bytes(encoding) };
+  return { status, headers, body: entry.bytes(encoding) };
+}
+
+/** Accept-Encoding values already negotiated; clients send a handful of distinct ones. */
+const negotiated = new Map<string, string>();
+const NEGOTIATED = 1000;
+
+/** The client's preference among br, gzip and identity, as `accepts` decides it, remembered per header value. */
+function preferredEncoding(req: IncomingMessage): string {
+  const header = req.headers['accept-encoding'] ?? '';
+  let encoding = negotiated.get(header);
+  if (encoding === undefined) {
+    encoding = accepts(req).encoding('br', 'gzip', 'identity') || 'identity';
+    if (negotiated.size >= NEGOTIATED) negotiated.clear();
+    negotiated.set(header, encoding);
+  }
+  return encoding;
 }
 
 /** What `send` leaves on `ctx.state` for the fast path to remember. */

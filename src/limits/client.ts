@@ -28,17 +28,17 @@ export function clientAddress(peer: string | undefined, forwardedFor: string | u
   return peer ?? '';
 }
 
+/** Clients already seen, by address: parsing an address costs more than the rest of a limit check. */
+const known = new Map<string, Client>();
+const KNOWN_ADDRESSES = 10_000;
+
 /**
  * The budget key of an address: IPv4 addresses (IPv4-mapped IPv6 included) one by one,
  * IPv6 addresses by their /64 prefix, since one host commonly holds a whole /64 and could
  * otherwise start a fresh budget with every address. Anything that is not an IP address
  * (a misconfigured proxy header) is kept as text, capped in length.
- *
- * @example
- * addressKey('2001:db8:1:2:a:b:c:d'); // '2001:db8:1:2::/64'
- * addressKey('::ffff:192.0.2.1'); // '192.0.2.1'
  */
-export function addressKey(address: string): string {
+function keyOf(address: string): string {
   if (!ipaddr.isValid(address)) return address.slice(0, 64);
   const parsed = ipaddr.process(address);
   if (parsed.kind() === 'ipv4') return parsed.toString();
@@ -47,12 +47,18 @@ export function addressKey(address: string): string {
 }
 
 /**
- * The anonymous client at `address`.
+ * The anonymous client at `address`, remembered for the next request from it.
  *
  * @example
  * anonymousClient('2001:db8::1'); // { key: 'ip:2001:db8:0:0::/64', tier: 'anonymous', name: 'address 2001:db8:0:0::/64' }
  */
 export function anonymousClient(address: string): Client {
-  const key = addressKey(address);
-  return { key: `ip:${key}`, tier: 'anonymous', name: `address ${key}` };
+  let client = known.get(address);
+  if (!client) {
+    const key = keyOf(address);
+    client = { key: `ip:${key}`, tier: 'anonymous', name: `address ${key}` };
+    if (known.size >= KNOWN_ADDRESSES) known.clear();
+    known.set(address, client);
+  }
+  return client;
 }

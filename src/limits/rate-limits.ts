@@ -23,10 +23,14 @@ export interface RateLimitOptions {
   redis?: { url: string; timeoutMs: number };
 }
 
-/** The outcome of counting one request: headers for its answer, and the 429 when refused. */
+/**
+ * The outcome of counting one request: headers for its answer and, over the budget, what
+ * its 429 says (plain data: a refusal flood must cost no more than answers do, and an Error
+ * would capture a stack trace each time).
+ */
 export interface Admission {
   headers: Record<string, string>;
-  refused?: HttpError;
+  refusal?: { message: string; headers: Record<string, string> };
 }
 
 /**
@@ -37,7 +41,7 @@ export interface Admission {
  * @example
  * const limits = new RateLimits(options, log);
  * const admission = await limits.admit('api', anonymousClient('203.0.113.7'));
- * if (admission?.refused) throw admission.refused;
+ * if (admission?.refusal) throw new HttpError(429, admission.refusal.message, admission.refusal.headers);
  */
 export class RateLimits {
   private readonly tiers = new Map<Tier, WindowCounter>();
@@ -70,12 +74,23 @@ export class RateLimits {
 
   /**
    * Counts one request of `client` in `budget`. Undefined when it is not limited at all (an
-   * unlimited tier, or a store that failed).
+   * unlimited tier, or a store that failed). Answers at once (no promise) from the memory
+   * counters, so the fast path stays synchronous; Redis answers are promises.
    */
-  async admit(budget: Budget, client: Client): Promise<Admission | undefined> {
+  admit(budget: Budget, client: Client): Admission | undefined | Promise<Admission | undefined> {
     const counter = budget === 'auth' ? this.auth : this.tiers.get(client.tier);
-    const verdict = counter && (await this.count(() => counter.hit(client.key)));
-    if (!verdict) return undefined;
+    if (!counter) return undefined;
+    let verdict: Verdict | Promise<Verdict>;
+    try {
+      verdict = counter.hit(client.key);
+    } catch (error) {
+      return this.failed(error);
+    }
+    if (verdict instanceof Promise) return verdict.then((found) => this.admission(budget, client, found), (error: unknown) => this.failed(error));
+    return this.admission(budget, client, verdict);
+  }
+
+  private admission(budget: Budget, client: Client, verdict: Verdict): Admission {
     const policy = budget === 'auth' ? 'auth' : client.tier.toLowerCase();
     const now = Date.now();
     const headers = limitHeaders(policy, verdict, this.options.windowSeconds, now / 1000);
@@ -83,7 +98,7 @@ export class RateLimits {
     const after = Math.max(1, Math.ceil((verdict.reset - now) / 1000));
     const what = budget === 'auth' ? 'the auth endpoints allow' : `the ${policy} tier allows`;
     const message = `Too many requests from ${client.name}: ${what} ${verdict.limit} per ${this.options.windowSeconds} s; retry in ${after} s`;
-    return { headers, refused: new HttpError(429, message, retryHeaders(after)) };
+    return { headers, refusal: { message, headers: retryHeaders(after) } };
   }
 
   /** A 429 when `username` has used up its failed sign-ins (whatever the address), else undefined. */
@@ -109,11 +124,16 @@ export class RateLimits {
     try {
       return await hit();
     } catch (error) {
-      if (Date.now() - this.lastWarning > 10_000) {
-        this.lastWarning = Date.now();
-        this.log.warn(`rate limit not applied (${(error as Error).message}); serving unlimited`);
-      }
-      return undefined;
+      return this.failed(error);
     }
+  }
+
+  /** A store failure lets the request through; it is logged at most every ten seconds. */
+  private failed(error: unknown): undefined {
+    if (Date.now() - this.lastWarning > 10_000) {
+      this.lastWarning = Date.now();
+      this.log.warn(`rate limit not applied (${(error as Error).message}); serving unlimited`);
+    }
+    return undefined;
   }
 }

@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 
 /**
- * A real `redis-server` on a loopback port, without persistence, for the shared-limit tests.
+ * A real `redis-server` on a loopback port, without persistence, for the tests and benchmarks that need one.
  * CI installs it (`.ci/run`); a machine without it fails the test rather than skipping it.
  */
 export class RedisServer {

@@ -1,0 +1,153 @@
+import { request } from 'node:http';
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { freePort } from '../scripts/bench/ports.ts';
+import { RedisServer } from '../scripts/lib/redis-server.ts';
+import { post, registered } from './helpers/accounts-app.ts';
+import { dataFile, startApp, type TestServer } from './helpers/http.ts';
+
+interface Raw {
+  status: number;
+  raw: [string, string][];
+  body: Buffer;
+}
+
+function raw(base: string, path: string, headers: Record<string, string> = {}): Promise<Raw> {
+  return new Promise((resolve, reject) => {
+    const req = request(base + path, { headers }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      res.on('end', () => {
+        const pairs: [string, string][] = [];
+        for (let i = 0; i < res.rawHeaders.length; i += 2) pairs.push([res.rawHeaders[i]!, res.rawHeaders[i + 1]!]);
+        resolve({ status: res.statusCode!, raw: pairs, body: Buffer.concat(chunks) });
+      });
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+// Koa writes `Content-Type`; the fast path writes header names in lower case. Only the test looks.
+const byFastPath = (answer: Raw) => answer.raw.some(([name]) => name === 'content-type' || name === 'etag');
+
+/** Headers by lower-case name, without those that differ per moment or connection, or count down per request. */
+function headersOf(answer: Raw): Record<string, string> {
+  const skip = ['date', 'connection', 'keep-alive', 'x-rate-limit-remaining', 'ratelimit', 'x-rate-limit-reset', 'retry-after', 'x-rate-limit-retry-after-seconds'];
+  return Object.fromEntries(answer.raw.filter(([name]) => !skip.includes(name.toLowerCase())).map(([name, value]) => [name.toLowerCase(), value]));
+}
+
+const header = (answer: Raw, name: string) => answer.raw.find(([n]) => n.toLowerCase() === name)?.[1];
+
+/** The same answer but for the budget, which went down by one between the two (and by `between` requests made in between). */
+function assertSame(koa: Raw, fast: Raw, what: string, between = 0): void {
+  assert.not.ok(byFastPath(koa), `${what}: the first answer comes from Koa`);
+  assert.ok(byFastPath(fast), `${what}: the second from the fast path`);
+  assert.is(fast.status, koa.status, what);
+  assert.equal(headersOf(fast), headersOf(koa), what);
+  for (const name of ['x-rate-limit-remaining', 'x-rate-limit-reset', 'ratelimit']) assert.ok(header(fast, name) !== undefined && header(koa, name) !== undefined, `${what}: ${name}`);
+  const remaining = Number(header(koa, 'x-rate-limit-remaining'));
+  assert.is(Number(header(fast, 'x-rate-limit-remaining')), Math.max(0, remaining - 1 - between), `${what}: counted once more`);
+  if (koa.status === 429) assert.is(header(fast, 'retry-after') !== undefined, true, `${what}: Retry-After`);
+  if (header(koa, 'content-type') === 'application/json' && koa.status >= 400) {
+    const { timestamps: _a, ...one } = JSON.parse(koa.body.toString()) as Record<string, unknown>;
+    const { timestamps: _b, ...two } = JSON.parse(fast.body.toString()) as Record<string, unknown>;
+    assert.equal(two, one, what);
+  } else {
+    assert.equal(fast.body, koa.body, what);
+  }
+}
+
+const [actor] = await dataFile('actors.json');
+const redis = new RedisServer(await freePort());
+await redis.start();
+
+for (const driver of ['memory', 'redis'] as const) {
+  const env = { RATE_LIMIT: 'on', RATE_LIMIT_ANONYMOUS: '200', RATE_LIMIT_BASIC: '200', ...(driver === 'redis' ? { REDIS_URL: redis.url, RATE_LIMIT_REDIS_TIMEOUT_MS: '2000' } : {}) };
+  const test = suite<{ server: TestServer }>(`fast path with rate limits (${driver})`, { server: undefined as unknown as TestServer });
+  test.before(async (context) => {
+    context.server = await startApp(env);
+    if (driver === 'redis') {
+      for (let i = 0; i < 100 && (await context.server.get('/api/v1/endpoints')).headers.get('x-rate-limit-limit') === null; i++) await new Promise((r) => setTimeout(r, 50));
+    }
+  });
+  test.after(({ server }) => server.close());
+
+  test('limited reads: the same answer as Koa, counted once per request, anonymous and with a token', async ({ server }) => {
+    const token = await registered(server.url, `reader_${driver}`);
+    const cases: [string, Record<string, string>][] = [
+      [`/api/v1/actors/${actor!.uuid}`, {}],
+      ['/api/v1/episodes?size=3', { 'Accept-Encoding': 'br', 'Accept-Language': 'pt-BR' }],
+      ['/api/v1/characters?size=2', { Authorization: `Bearer ${token}` }],
+      ['/api/v1/actors?frist_name=Ana', { Authorization: `Bearer ${token}` }],
+      ['/api/v1/nothing', {}],
+    ];
+    for (const [path, headers] of cases) {
+      const koa = await raw(server.url, path, headers);
+      const fast = await raw(server.url, path, headers);
+      assertSame(koa, fast, `${path} ${JSON.stringify(headers)}`);
+      if (headers.Authorization) assert.is(header(fast, 'ratelimit-policy'), '"basic";q=200;w=60', 'a token counts in its tier');
+    }
+  });
+
+  test('a refused token: the same 401 from the fast path as from Koa, counted against the address', async ({ server }) => {
+    const path = '/api/v1/locations?size=1';
+    const bad = { Authorization: 'Bearer not.a.token' };
+    const koa = await raw(server.url, path, bad); // the URL is new: Koa answers
+    await raw(server.url, path); // now the fast path knows it
+    const fast = await raw(server.url, path, bad);
+    assert.is(koa.status, 401);
+    assert.is(header(fast, 'ratelimit-policy'), '"anonymous";q=200;w=60');
+    assertSame(koa, fast, 'refused token', 1);
+  });
+
+  test("a deleted account's token is refused on its next request, on either path", async ({ server }) => {
+    const token = await registered(server.url, `gone_${driver}`);
+    const path = `/api/v1/actors/${actor!.uuid}?fields=first_name`;
+    assert.is((await raw(server.url, path, { Authorization: `Bearer ${token}` })).status, 200);
+    assert.is((await raw(server.url, path, { Authorization: `Bearer ${token}` })).status, 200);
+    assert.is((await post(server.url, '/api/v1/auth/delete', { username: `user_gone_${driver}`, password: `password of gone_${driver}` })).status, 204);
+    const after = await raw(server.url, path, { Authorization: `Bearer ${token}` });
+    assert.ok(byFastPath(after));
+    assert.is(after.status, 401);
+    assert.match(JSON.parse(after.body.toString()).message, /no longer exists/);
+  });
+
+  test.run();
+}
+
+const flood = suite(`the 429 of a spent budget, from Koa and from the fast path`);
+for (const driver of ['memory', 'redis'] as const) {
+  flood(driver, async () => {
+    const server = await startApp({ RATE_LIMIT: 'on', RATE_LIMIT_ANONYMOUS: '2', ...(driver === 'redis' ? { REDIS_URL: redis.url, RATE_LIMIT_REDIS_TIMEOUT_MS: '2000' } : {}) });
+    try {
+      if (driver === 'redis') {
+        const { Redis } = await import('ioredis');
+        const client = new Redis(redis.url);
+        for (let i = 0; i < 100 && (await raw(server.url, '/api/ping')).status !== 200; i++) await new Promise((r) => setTimeout(r, 50));
+        await client.flushall();
+        client.disconnect();
+      }
+      const path = `/api/v1/actors/${actor!.uuid}`;
+      const seen = { Origin: 'https://seen.example.com' };
+      assert.is((await raw(server.url, path, seen)).status, 200); // Koa, remembered
+      assert.is((await raw(server.url, path, seen)).status, 200); // fast path: the budget is spent
+      const koa = await raw(server.url, path, { Origin: 'https://new.example.com' }); // a key the fast path has not seen
+      const fast = await raw(server.url, path, seen);
+      assert.is(koa.status, 429);
+      assert.not.ok(byFastPath(koa));
+      assert.ok(byFastPath(fast));
+      assert.is(fast.status, 429);
+      assert.equal(headersOf(fast), headersOf(koa));
+      assert.is(header(fast, 'x-rate-limit-remaining'), '0');
+      assert.is(header(fast, 'retry-after'), header(koa, 'retry-after'));
+      const { timestamps: _a, ...one } = JSON.parse(koa.body.toString()) as Record<string, unknown>;
+      const { timestamps: _b, ...two } = JSON.parse(fast.body.toString()) as Record<string, unknown>;
+      assert.equal(two, one);
+    } finally {
+      await server.close();
+    }
+  });
+}
+flood.after(() => redis.stop());
+flood.run();
