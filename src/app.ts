@@ -3,7 +3,9 @@ import cors from '@koa/cors';
 import { Router } from '@koa/router';
 import Koa from 'koa';
 import type { AccountOptions } from './accounts/open.ts';
+import { openAccounts } from './accounts/open.ts';
 import type { AccountService } from './accounts/service.ts';
+import type { Catalog } from './catalog/catalog.ts';
 import { FAMILY_NAMES } from './catalog/families.ts';
 import type { Config } from './config/env.ts';
 import type { Logger } from './config/logger.ts';
@@ -22,9 +24,11 @@ import { recordRoutes } from './http/routes/records.ts';
 import { socialRoutes } from './http/routes/socials.ts';
 import { translationRoutes } from './http/routes/translations.ts';
 import { classify, noRoute } from './http/routing.ts';
-import { createHttpServer, type ServerOptions } from './http/serve.ts';
+import { serverUrls, stopOnSignals } from './http/lifecycle.ts';
+import { reloadOnChange } from './http/reload.ts';
+import { createHttpServer, serve, type ServerOptions } from './http/serve.ts';
 import { signInGuard } from './http/sign-in-guard.ts';
-import type { ServedCatalog } from './http/state.ts';
+import { ServedCatalog } from './http/state.ts';
 import { RateLimits, type RateLimitOptions } from './limits/rate-limits.ts';
 
 /** The parts a server is built from: the loaded catalog, the accounts and the limits. */
@@ -34,6 +38,11 @@ export interface ServiceParts {
   /** None when `RATE_LIMIT=off`. */
   limits?: RateLimits;
   log: Logger;
+}
+
+/** Whether the configuration logs a line per request. */
+function logsAccess(config: Config): boolean {
+  return config.LOG_LEVEL === 'info' || config.LOG_LEVEL === 'debug';
 }
 
 /** The accounts' options, from the configuration. */
@@ -49,7 +58,7 @@ export function accountOptions(config: Config): AccountOptions {
 
 /** The rate limits the configuration asks for, or none when `RATE_LIMIT=off`. */
 export function createLimits(config: Config, log: Logger): RateLimits | undefined {
-  if (config.RATE_LIMIT === 'off') return undefined;
+  if (!config.RATE_LIMIT) return undefined;
   const options: RateLimitOptions = {
     windowSeconds: config.RATE_LIMIT_WINDOW_SECONDS,
     tiers: {
@@ -101,7 +110,7 @@ export function createApp(config: Config, { served, accounts, limits, log }: Ser
   accountRoutes(router, accounts, limits && signInGuard(limits));
   docsRoutes(router, { served, cacheControl: `public, max-age=${config.CACHE_MAX_AGE}`, defaultLanguage: config.DEFAULT_LANGUAGE, maxPageSize: config.MAX_PAGE_SIZE });
   if (fast) app.use(fast.remember());
-  if (config.LOG_LEVEL === 'info') app.use(accessLog(log));
+  if (logsAccess(config)) app.use(accessLog(log));
   app.use(cors({ origin: '*', allowHeaders: ['Authorization', 'Content-Type'], exposeHeaders: EXPOSED_HEADERS, maxAge: 86400 }));
   app.use(errorHandler(log));
   app.use(requestGuard());
@@ -139,7 +148,44 @@ function serverOptions(config: Config): ServerOptions {
  */
 export function createServer(config: Config, parts: ServiceParts): Server {
   const { served, accounts, limits, log } = parts;
-  const fast = new FastPath({ served, accounts, ...(limits ? { limits } : {}), proxyHops: config.TRUST_PROXY, log, logAccess: config.LOG_LEVEL === 'info' });
+  const fast = new FastPath({ served, accounts, ...(limits ? { limits } : {}), proxyHops: config.TRUST_PROXY, log, logAccess: logsAccess(config) });
   const app = createApp(config, parts, fast);
   return createHttpServer(fast.listener(app.callback()), serverOptions(config));
+}
+
+/**
+ * Starts the service on a loaded catalog: opens the accounts, creates the limits, listens,
+ * says where it can be reached, watches the data when asked, and stops gracefully on
+ * SIGTERM or SIGINT. Rejects with a message naming what could not be used.
+ *
+ * @example
+ * const server = await startService(config, catalog, log);
+ */
+export async function startService(config: Config, catalog: Catalog, log: Logger): Promise<Server> {
+  const accounts = await openAccounts(accountOptions(config), log).catch((error: Error) => {
+    throw new Error(`cannot open the accounts: ${error.message}`);
+  });
+  const served = new ServedCatalog(catalog, config.RESPONSE_CACHE_MB * 2 ** 20);
+  const limits = createLimits(config, log);
+  if (limits) log.info(`rate limits: ${limits.driver === 'redis' ? 'shared through Redis' : 'in memory'}`);
+  const server = await serve(createServer(config, { served, accounts, ...(limits ? { limits } : {}), log }), config.PORT, config.HOST).catch((error: NodeJS.ErrnoException) => {
+    throw new Error(`cannot listen on ${config.HOST}:${config.PORT}: ${error.code ?? error.message}`);
+  });
+  const { local, network } = serverUrls(server, config.HOST);
+  log.info(`listening on ${local} (bound to ${config.HOST})`);
+  if (network.length) log.info(`on this machine's networks: ${network.join(', ')}`);
+  if (config.WATCH_DATA) {
+    reloadOnChange(served, { dir: config.DATA_DIR, defaultLanguage: config.DEFAULT_LANGUAGE }, log);
+    log.info(`watching ${config.DATA_DIR}: every edit is checked and served without a restart`);
+  }
+  stopOnSignals(server, {
+    graceMs: config.SHUTDOWN_GRACE_SECONDS * 1000,
+    log: log.info,
+    cleanup: async () => {
+      await limits?.close();
+      accounts.close();
+      await log.close();
+    },
+  });
+  return server;
 }

@@ -1,5 +1,5 @@
 import { once } from 'node:events';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { readConfig, VARIABLES } from '../src/config/env.ts';
@@ -14,7 +14,7 @@ test('defaults apply when the environment is empty', () => {
   const { PORT, HOST, DATA_DIR, DEFAULT_LANGUAGE, MAX_PAGE_SIZE, CACHE_MAX_AGE, LOG_LEVEL } = result.config;
   assert.equal(
     { PORT, HOST, DATA_DIR, DEFAULT_LANGUAGE, MAX_PAGE_SIZE, CACHE_MAX_AGE, LOG_LEVEL },
-    { PORT: 3000, HOST: '0.0.0.0', DATA_DIR: './data', DEFAULT_LANGUAGE: 'en-US', MAX_PAGE_SIZE: 50, CACHE_MAX_AGE: 300, LOG_LEVEL: 'info' },
+    { PORT: 3000, HOST: '0.0.0.0', DATA_DIR: resolve('./data'), DEFAULT_LANGUAGE: 'en-US', MAX_PAGE_SIZE: 50, CACHE_MAX_AGE: 300, LOG_LEVEL: 'info' },
   );
 });
 

@@ -2,6 +2,7 @@ import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
+import { createLogger } from '../src/config/logger.ts';
 import { MemoryCounter } from '../src/limits/memory-counter.ts';
 import { RateLimits } from '../src/limits/rate-limits.ts';
 import { json, startApp } from './helpers/http.ts';
@@ -151,7 +152,7 @@ test('a window ends on time whichever generation holds the key', () => {
 test('login failures: the limit per username holds, other usernames and expiry are unaffected', async () => {
   const limits = new RateLimits(
     { windowSeconds: 60, tiers: { anonymous: 60, BASIC: 60, DEV: 60, MAINTAINER: 60, ADMIN: Infinity }, auth: 10, loginFailures: { limit: 3, windowMinutes: 0.0025 } },
-    { info: () => {}, warn: () => {} },
+    createLogger({ level: 'silent', format: 'text' }),
   );
   for (let i = 0; i < 3; i++) {
     assert.is(await limits.signInRefusal('Iris'), undefined);

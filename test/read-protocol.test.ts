@@ -4,6 +4,7 @@ import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import Koa from 'koa';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
+import { createLogger } from '../src/config/logger.ts';
 import { errorHandler } from '../src/http/errors.ts';
 import { dataFile, json, startApp } from './helpers/http.ts';
 
@@ -69,7 +70,7 @@ test('400s and 404s from the routes carry the shape, the exact type and the para
 test('an unexpected failure is a 500 that shows no stack, path or detail', async () => {
   const app = new Koa();
   const lines: string[] = [];
-  app.use(errorHandler({ info: () => {}, warn: (line) => lines.push(line) }));
+  app.use(errorHandler({ ...createLogger({ level: 'silent', format: 'text' }), warn: (line) => void lines.push(line) }));
   app.use(() => {
     throw new Error("ENOENT: no such file or directory, open '/srv/secret/accounts.json'");
   });

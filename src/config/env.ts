@@ -1,4 +1,6 @@
+import { resolve } from 'node:path';
 import { canonicalLanguage } from '../lib/formats.ts';
+import type { LogFormat, LogLevel } from './logger.ts';
 
 /** A parser turns a raw value into a setting or returns what the variable accepts. */
 type Parse<T> = (raw: string) => { value: T } | { accepts: string };
@@ -25,8 +27,13 @@ function oneOf<T extends string>(...choices: T[]): Parse<T> {
   return (raw) => (choices.includes(raw as T) ? { value: raw as T } : { accepts: `one of ${choices.join(', ')}` });
 }
 
-const flag: Parse<boolean> = (raw) =>
-  raw === 'true' || raw === 'false' ? { value: raw === 'true' } : { accepts: 'true or false' };
+/** A switch, as people write them: true/false, on/off, 1/0, yes/no, in any case. */
+const flag: Parse<boolean> = (raw) => {
+  const lower = raw.toLowerCase();
+  if (['true', 'on', '1', 'yes'].includes(lower)) return { value: true };
+  if (['false', 'off', '0', 'no'].includes(lower)) return { value: false };
+  return { accepts: 'true or false (also on/off, 1/0, yes/no)' };
+};
 
 /** Requests per window, or `unlimited` (Infinity). */
 const budget: Parse<number> = (raw) => {
@@ -71,6 +78,9 @@ const optionalText: Parse<string | undefined> = (raw) => ({ value: raw === '' ? 
 
 const text: Parse<string> = (raw) => (raw.trim() ? { value: raw } : { accepts: 'a non-empty value' });
 
+/** A file or folder, made absolute against the working directory so every message names it whole. */
+const path: Parse<string> = (raw) => (raw.trim() ? { value: resolve(raw) } : { accepts: 'a path' });
+
 const languageTag: Parse<string> = (raw) => {
   const canonical = canonicalLanguage(raw);
   return canonical ? { value: canonical } : { accepts: 'a BCP 47 language tag such as en-US' };
@@ -83,7 +93,7 @@ const languageTag: Parse<string> = (raw) => {
 export const VARIABLES = {
   PORT: { default: '3000', description: 'TCP port to listen on (0 picks a free one)', parse: integer(0, 65535) },
   HOST: { default: '0.0.0.0', description: 'Address to bind', parse: text },
-  DATA_DIR: { default: './data', description: 'Catalog data directory', parse: text },
+  DATA_DIR: { default: './data', description: 'Catalog data directory', parse: path },
   WATCH_DATA: { default: 'false', description: '`true` checks and serves every edit under `DATA_DIR` without a restart (`npm run dev` sets it)', parse: flag },
   DEFAULT_LANGUAGE: {
     default: 'en-US',
@@ -93,14 +103,19 @@ export const VARIABLES = {
   MAX_PAGE_SIZE: { default: '50', description: 'Largest `size` a list answers with; larger requests are clamped', parse: integer(1, 1000) },
   CACHE_MAX_AGE: { default: '300', description: 'Seconds browsers and proxies may reuse a catalog response (`Cache-Control: max-age`)', parse: integer(0, 31536000) },
   RESPONSE_CACHE_MB: { default: '64', description: 'Memory for serialized responses (least recently used evicted first); 0 turns the cache off', parse: integer(0, 4096) },
-  LOG_LEVEL: { default: 'info', description: '`info` logs boot and one line per request, `warn` only problems, `silent` nothing', parse: oneOf('info', 'warn', 'silent') },
+  LOG_LEVEL: {
+    default: 'info',
+    description: '`debug`, `info` (boot and one line per request), `warn`, `error` (only problems) or `silent`',
+    parse: oneOf<LogLevel>('debug', 'info', 'warn', 'error', 'silent'),
+  },
+  LOG_FORMAT: { default: 'text', description: '`text` lines for a terminal, or `json`: one JSON object per line for log collectors', parse: oneOf<LogFormat>('text', 'json') },
   TRUST_PROXY: {
     default: 'false',
     description: 'Number of proxies in front that append to `X-Forwarded-For` (`true` = 1); the client address is read that many entries from the right',
     parse: proxyHops,
   },
   PUBLIC_URL: { default: '', description: 'Base URL the service reports (`/api`); unset: the address each request used', parse: publicUrl },
-  RATE_LIMIT: { default: 'on', description: '`off` disables every rate limit (classrooms, benchmarks, tests)', parse: oneOf('on', 'off') },
+  RATE_LIMIT: { default: 'on', description: '`off` disables every rate limit (classrooms, benchmarks, tests)', parse: flag },
   RATE_LIMIT_WINDOW_SECONDS: { default: '60', description: 'Length of the rate-limit window', parse: integer(1, 86400) },
   RATE_LIMIT_ANONYMOUS: { default: '60', description: 'Requests per window for a client without a token, per address', parse: budget },
   RATE_LIMIT_BASIC: { default: '300', description: 'Requests per window for a BASIC account', parse: budget },
@@ -112,7 +127,7 @@ export const VARIABLES = {
   LOGIN_FAILURE_WINDOW_MINUTES: { default: '15', description: 'Window of `LOGIN_FAILURE_LIMIT`', parse: integer(1, 1440) },
   REDIS_URL: { default: '', description: 'Share rate limits between instances through this Redis (e.g. `redis://127.0.0.1:6379`); empty keeps them in memory', parse: redisUrl },
   RATE_LIMIT_REDIS_TIMEOUT_MS: { default: '5', description: 'Longest wait for Redis before a request is served unlimited (fail open)', parse: integer(1, 10000) },
-  ACCOUNTS_FILE: { default: 'var/accounts.json', description: 'JSON file holding the accounts (created with its folder on first use, mode 0600)', parse: text },
+  ACCOUNTS_FILE: { default: 'var/accounts.json', description: 'JSON file holding the accounts (created with its folder on first use, mode 0600)', parse: path },
   JWT_SECRET: {
     default: '',
     description: 'Key signing the bearer tokens (HS256), at least 32 bytes; unset: a random key kept in `jwt-secret` beside `ACCOUNTS_FILE`',
@@ -124,6 +139,7 @@ export const VARIABLES = {
   HASH_QUEUE: { default: '32', description: 'Sign-ins waiting for a hash slot before the next is refused with 503', parse: integer(0, 10000) },
   REQUEST_TIMEOUT_SECONDS: { default: '10', description: 'Longest time to receive a whole request (headers and body) before a 408', parse: integer(1, 3600) },
   HEADERS_TIMEOUT_SECONDS: { default: '5', description: 'Longest time to receive the request headers before a 408', parse: integer(1, 3600) },
+  SHUTDOWN_GRACE_SECONDS: { default: '10', description: 'On SIGTERM or SIGINT, how long in-flight requests may take before their connections are closed', parse: integer(0, 3600) },
   MAX_CONNECTIONS: { default: '4096', description: 'Open connections in total; more are closed at once', parse: integer(1, 1000000) },
   MAX_CONNECTIONS_PER_ADDRESS: {
     default: '256',

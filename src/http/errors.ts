@@ -1,4 +1,5 @@
-import { STATUS_CODES } from 'node:http';
+import { STATUS_CODES, type IncomingMessage } from 'node:http';
+import accepts from 'accepts';
 import type { Context, Middleware } from 'koa';
 import type { Logger } from '../config/logger.ts';
 import { HttpError } from '../lib/http-error.ts';
@@ -41,6 +42,27 @@ export interface RenderedState {
   rendered?: ErrorFields;
 }
 
+const escapes: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
+const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => escapes[c]!);
+
+/**
+ * The body of an error answer and its type: the one JSON shape, except that a 429 asked for
+ * by a browser page (which prefers `text/html`) gets a short page saying the same, so a
+ * person who reloaded a page too often reads why rather than raw JSON.
+ *
+ * @example
+ * errorBody(fields, req); // { type: 'application/json', body: '{"code":404,...}' }
+ */
+export function errorBody(fields: ErrorFields, req: IncomingMessage): { type: string; body: string } {
+  if (fields.status === 429 && accepts(req).type(['json', 'html']) === 'html') {
+    const title = `${fields.status} ${STATUS_CODES[fields.status]}`;
+    const page = `<!doctype html>\n<html lang="en"><meta charset="utf-8"><title>${title}</title>\n<h1>${title}</h1>\n<p>${escapeHtml(fields.message)}</p>\n</html>\n`;
+    return { type: 'text/html; charset=utf-8', body: page };
+  }
+  // Exactly this type: the official JS client parses error bodies only when it matches.
+  return { type: 'application/json', body: errorJson(fields) };
+}
+
 /** Writes `status` and its error body onto the response. */
 export function renderError(ctx: Context, status: number, message: string, headers: Record<string, string> = {}): void {
   for (const name of SUCCESS_ONLY) ctx.remove(name);
@@ -48,9 +70,9 @@ export function renderError(ctx: Context, status: number, message: string, heade
   ctx.set(headers);
   const fields: ErrorFields = { status, method: ctx.method, message, url: ctx.path, ...(ctx.querystring ? { params: ctx.query } : {}) };
   (ctx.state as RenderedState).rendered = fields;
-  ctx.body = errorJson(fields);
-  // Exactly this type: the official JS client parses error bodies only when it matches.
-  ctx.set('Content-Type', 'application/json');
+  const { type, body } = errorBody(fields, ctx.req);
+  ctx.body = body;
+  ctx.set('Content-Type', type);
   ctx.set('Cache-Control', 'no-store');
 }
 

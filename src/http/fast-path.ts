@@ -6,9 +6,8 @@ import type { Logger } from '../config/logger.ts';
 import type { CachedResponse } from './cached-response.ts';
 import type { HttpError } from '../lib/http-error.ts';
 import type { Admission, RateLimits } from '../limits/rate-limits.ts';
-import { accessLine } from './access-log.ts';
 import { readBearer, type Bearer } from './bearer.ts';
-import { errorJson, type ErrorFields, type RenderedState } from './errors.ts';
+import { errorBody, type ErrorFields, type RenderedState } from './errors.ts';
 import { requestClient } from './rate-limit.ts';
 import { MAX_TARGET_BYTES } from './request-guard.ts';
 import type { RouteBudget, RouteState } from './routing.ts';
@@ -124,7 +123,7 @@ export class FastPath {
       if (!found) return app(req, res);
       const fail = (error: Error) => {
         this.options.log.warn(`500 on GET ${found.known.path} (fast path): ${error.stack ?? error.message}`);
-        if (!res.headersSent) this.writeError(res, { status: 500, method: 'GET', message: 'Internal server error', url: found.known.path }, found.known.base);
+        if (!res.headersSent) this.writeError(req, res, { status: 500, method: 'GET', message: 'Internal server error', url: found.known.path }, found.known.base);
       };
       try {
         this.answer(req, res, found.known, found.entry)?.catch(fail);
@@ -170,21 +169,21 @@ export class FastPath {
 
   private finish(req: IncomingMessage, res: ServerResponse, known: Known, entry: CachedResponse | undefined, bearer: Bearer, admission: Admission | undefined, started?: number): void {
     const refusal = admission?.refusal ? { status: 429, ...admission.refusal } : bearer.rejected;
-    if (refusal) this.refuse(res, known, refusal, admission?.headers);
-    else if ('error' in known.answer) this.writeError(res, known.answer.error, known.headers, admission?.headers);
+    if (refusal) this.refuse(req, res, known, refusal, admission?.headers);
+    else if ('error' in known.answer) this.writeError(req, res, known.answer.error, known.headers, admission?.headers);
     else this.replay(req, res, known.headers, entry!, known.answer.cacheControl, admission?.headers);
-    if (started !== undefined) this.options.log.info(accessLine('GET', known.path, res.statusCode, performance.now() - started));
+    if (started !== undefined) this.options.log.access('GET', known.path, res.statusCode, performance.now() - started);
   }
 
   /** The 429 or 401 Koa gives before any route runs: the headers set by then, and the error's. */
-  private refuse(res: ServerResponse, known: Known, error: Pick<HttpError, 'status' | 'message' | 'headers'>, limitHeaders: Record<string, string> = {}): void {
+  private refuse(req: IncomingMessage, res: ServerResponse, known: Known, error: Pick<HttpError, 'status' | 'message' | 'headers'>, limitHeaders: Record<string, string> = {}): void {
     const fields: ErrorFields = { status: error.status, method: 'GET', message: error.message, url: known.path, ...(known.params ? { params: known.params } : {}) };
-    this.writeError(res, fields, { ...known.base, ...error.headers }, limitHeaders);
+    this.writeError(req, res, fields, { ...known.base, ...error.headers }, limitHeaders);
   }
 
-  private writeError(res: ServerResponse, fields: ErrorFields, headers: Record<string, string>, limitHeaders: Record<string, string> = {}): void {
-    const body = errorJson(fields);
-    const all = { ...headers, ...limitHeaders, 'content-type': 'application/json', 'cache-control': 'no-store', 'content-length': String(Buffer.byteLength(body)) };
+  private writeError(req: IncomingMessage, res: ServerResponse, fields: ErrorFields, headers: Record<string, string>, limitHeaders: Record<string, string> = {}): void {
+    const { type, body } = errorBody(fields, req);
+    const all = { ...headers, ...limitHeaders, 'content-type': type, 'cache-control': 'no-store', 'content-length': String(Buffer.byteLength(body)) };
     res.writeHead(fields.status, all).end(body);
   }
 

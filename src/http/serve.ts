@@ -115,14 +115,3 @@ export function serve(server: Server, port: number, host: string): Promise<Serve
     server.listen(port, host);
   });
 }
-
-/** Closes `server` gracefully on SIGINT/SIGTERM, then exits 0. */
-export function stopOnSignals(server: Server, log: (line: string) => void): void {
-  const stop = (signal: string) => {
-    log(`${signal}: finishing in-flight requests`);
-    server.close(() => process.exit(0));
-    server.closeIdleConnections();
-  };
-  process.once('SIGINT', stop);
-  process.once('SIGTERM', stop);
-}

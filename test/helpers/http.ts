@@ -69,7 +69,7 @@ export async function startApp(env: Record<string, string> = {}, dir?: string): 
   const { config } = settings;
   const served = new ServedCatalog(await catalogAt(config.DATA_DIR, config.DEFAULT_LANGUAGE), config.RESPONSE_CACHE_MB * 2 ** 20);
   const warnings: string[] = [];
-  const log = { ...createLogger(config.LOG_LEVEL), warn: (line: string) => void warnings.push(line) };
+  const log = { ...createLogger({ level: config.LOG_LEVEL, format: config.LOG_FORMAT }), warn: (line: string) => void warnings.push(line) };
   const accounts = await openAccounts(accountOptions(config), log);
   const limits = createLimits(config, log);
   const server: Server = await serve(createServer(config, { served, accounts, ...(limits ? { limits } : {}), log }), 0, '127.0.0.1');
