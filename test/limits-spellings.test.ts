@@ -141,4 +141,28 @@ test('a spent budget is refused on the fast path too: one count per request, whi
   }
 });
 
+test('a browser page over its budget gets a short readable page; API clients keep the error shape', async () => {
+  const server = await startApp({ RATE_LIMIT: 'on', RATE_LIMIT_ANONYMOUS: '1' });
+  try {
+    const browser = { Accept: 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8' };
+    await server.get('/api/v1/overview', browser);
+    for (let i = 0; i < 2; i++) {
+      // The second refusal comes from the fast path: the same page.
+      const page = await server.get('/api/v1/overview', browser);
+      assert.is(page.status, 429);
+      assert.is(page.headers.get('content-type'), 'text/html; charset=utf-8');
+      const text = await page.text();
+      assert.match(text, /<h1>429 Too Many Requests<\/h1>/);
+      assert.match(text, /the anonymous tier allows 1 per 60 s; retry in \d+ s/);
+      assert.ok(page.headers.get('retry-after'));
+    }
+    const api = await server.get('/api/v1/overview', { Accept: 'application/json' });
+    assert.is(api.status, 429);
+    assert.is(api.headers.get('content-type'), 'application/json');
+    assert.is((await json<Row>(api)).code, 429);
+  } finally {
+    await server.close();
+  }
+});
+
 test.run();

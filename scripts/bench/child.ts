@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { readFile } from 'node:fs/promises';
 
@@ -13,11 +13,23 @@ export interface Child {
 }
 
 /**
+ * The arguments that start our server as the README says to run it in production: plain
+ * node on the compiled JavaScript (built first when dist/ is missing or stale).
+ *
+ * @example
+ * await startChild(compiledServer(), env);
+ */
+export function compiledServer(...nodeOptions: string[]): string[] {
+  execFileSync(process.execPath, ['scripts/build.mjs', '--if-stale'], { stdio: 'inherit' });
+  return [...nodeOptions, '--enable-source-maps', 'dist/main.js'];
+}
+
+/**
  * Starts `node args…` and resolves once it is reachable: at the URL it prints on a
  * `listening on <url>` line, or at `url` when given (servers that print nothing useful).
  *
  * @example
- * const ours = await startChild(['--import', 'tsx', 'src/main.ts'], { PORT: '0', HOST: '127.0.0.1' });
+ * const ours = await startChild(compiledServer(), { PORT: '0', HOST: '127.0.0.1' });
  */
 export async function startChild(args: string[], env: Record<string, string>, url?: string, timeoutMs = 600_000): Promise<Child> {
   const child = spawn(process.execPath, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });

@@ -1,7 +1,7 @@
 import { access, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { generateCatalog, writeCatalog } from '../lib/generate-catalog.ts';
-import { startChild, type Child } from './child.ts';
+import { compiledServer, startChild, type Child } from './child.ts';
 import { drive, type Measure } from './load.ts';
 import { freePort } from './ports.ts';
 
@@ -61,7 +61,7 @@ async function boot(dir: string, cacheMb?: string): Promise<{ server: Child; bas
   const port = await freePort();
   const started = performance.now();
   const server = await startChild(
-    ['--max-old-space-size=16384', '--import', 'tsx', 'src/main.ts'],
+    compiledServer('--max-old-space-size=16384'),
     { PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dir, RATE_LIMIT: 'off', LOG_LEVEL: 'warn', ...(cacheMb ? { RESPONSE_CACHE_MB: cacheMb } : {}) },
     `http://127.0.0.1:${port}/api/ping`,
   );

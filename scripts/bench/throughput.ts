@@ -2,7 +2,7 @@ import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { RedisServer } from '../lib/redis-server.ts';
-import { startChild, type Child } from './child.ts';
+import { compiledServer, startChild, type Child } from './child.ts';
 import { drive, median, type Measure } from './load.ts';
 import { freePort } from './ports.ts';
 import { record } from './recorded.ts';
@@ -47,7 +47,7 @@ function summarize(measures: Measure[]): Figures {
 
 async function startOurs(dataDir: string, env: Record<string, string>): Promise<Child> {
   const port = await freePort();
-  return startChild(['--import', 'tsx', 'src/main.ts'], { PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'warn', ...env }, `http://127.0.0.1:${port}/api/ping`);
+  return startChild(compiledServer(), { PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'warn', ...env }, `http://127.0.0.1:${port}/api/ping`);
 }
 
 /** A BASIC account's token, registered on `server` for variant (b). */

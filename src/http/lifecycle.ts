@@ -48,7 +48,10 @@ export function stopOnSignals(server: Server, { graceMs, log, cleanup }: StopOpt
     if (stopping) return;
     stopping = true;
     log(`${signal}: finishing in-flight requests (at most ${Math.round(graceMs / 1000)} s)`);
+    // Keep-alive connections that finish their request become idle: close them as they do.
+    const idle = setInterval(() => server.closeIdleConnections(), 100);
     server.close(async () => {
+      clearInterval(idle);
       await cleanup();
       process.exit(0);
     });
