@@ -57,7 +57,7 @@ export function accountOptions(config: Config): AccountOptions {
 }
 
 /** The rate limits the configuration asks for, or none when `RATE_LIMIT=off`. */
-export function createLimits(config: Config, log: Logger): RateLimits | undefined {
+export async function createLimits(config: Config, log: Logger): Promise<RateLimits | undefined> {
   if (!config.RATE_LIMIT) return undefined;
   const options: RateLimitOptions = {
     windowSeconds: config.RATE_LIMIT_WINDOW_SECONDS,
@@ -72,7 +72,7 @@ export function createLimits(config: Config, log: Logger): RateLimits | undefine
     loginFailures: { limit: config.LOGIN_FAILURE_LIMIT, windowMinutes: config.LOGIN_FAILURE_WINDOW_MINUTES },
     ...(config.REDIS_URL ? { redis: { url: config.REDIS_URL, timeoutMs: config.RATE_LIMIT_REDIS_TIMEOUT_MS } } : {}),
   };
-  return new RateLimits(options, log);
+  return RateLimits.open(options, log);
 }
 
 /** Every route of the read API, registered in matching order (fixed paths before `{uuid}`). */
@@ -166,7 +166,7 @@ export async function startService(config: Config, catalog: Catalog, log: Logger
     throw new Error(`cannot open the accounts: ${error.message}`);
   });
   const served = new ServedCatalog(catalog, config.RESPONSE_CACHE_MB * 2 ** 20);
-  const limits = createLimits(config, log);
+  const limits = await createLimits(config, log);
   if (limits) log.info(`rate limits: ${limits.driver === 'redis' ? 'shared through Redis' : 'in memory'}`);
   const server = await serve(createServer(config, { served, accounts, ...(limits ? { limits } : {}), log }), config.PORT, config.HOST).catch((error: NodeJS.ErrnoException) => {
     throw new Error(`cannot listen on ${config.HOST}:${config.PORT}: ${error.code ?? error.message}`);

@@ -150,7 +150,7 @@ test('a window ends on time whichever generation holds the key', () => {
 });
 
 test('login failures: the limit per username holds, other usernames and expiry are unaffected', async () => {
-  const limits = new RateLimits(
+  const limits = await RateLimits.open(
     { windowSeconds: 60, tiers: { anonymous: 60, BASIC: 60, DEV: 60, MAINTAINER: 60, ADMIN: Infinity }, auth: 10, loginFailures: { limit: 3, windowMinutes: 0.0025 } },
     createLogger({ level: 'silent', format: 'text' }),
   );

@@ -43,5 +43,5 @@ export async function openAccounts(options: AccountOptions, log: Logger): Promis
   const secret = await jwtSecret(options.jwtSecret, options.file, log.warn);
   log.info(secret.origin);
   if (options.scryptN < RECOMMENDED_N) log.warn(`SCRYPT_N=${options.scryptN} is below ${RECOMMENDED_N}: fine for tests, too weak for real passwords`);
-  return AccountService.create(store, new Tokens(secret.key, options.tokenTtlSeconds), passwordHasher(options));
+  return new AccountService(store, new Tokens(secret.key, options.tokenTtlSeconds), passwordHasher(options));
 }

@@ -1,4 +1,4 @@
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { HttpError } from '../lib/http-error.ts';
 import type { Account, Caller } from './account.ts';
 import type { PasswordHasher } from './password-hasher.ts';
@@ -75,21 +75,15 @@ export async function createAccount(store: AccountStore, body: RegisterBody, has
  * HttpError in the service's one error shape.
  *
  * @example
- * const accounts = await AccountService.create(store, new Tokens(key, 3600), scryptParams(2 ** 17));
+ * const accounts = new AccountService(store, new Tokens(key, 3600), hasher);
  * await accounts.authenticate({ username: 'ana', password: 'a long secret' });
  */
 export class AccountService {
-  private constructor(
+  constructor(
     readonly store: AccountStore,
     private readonly tokens: Tokens,
     private readonly hasher: PasswordHasher,
-    private readonly dummyHash: string,
   ) {}
-
-  /** Prepares the dummy hash that unknown usernames are checked against, at the current cost. */
-  static async create(store: AccountStore, tokens: Tokens, hasher: PasswordHasher): Promise<AccountService> {
-    return new AccountService(store, tokens, hasher, await hasher.hash(randomBytes(16).toString('hex')));
-  }
 
   /** Stops the store's background work. */
   close(): void {
@@ -143,21 +137,25 @@ export class AccountService {
 
   /**
    * The account, or the same 401 for every kind of mismatch. Every attempt costs at least
-   * one hash at the current cost: an unknown username is checked against a dummy hash made
-   * at that cost, and an account hashed at an older cost is also hashed anew, at the same
-   * time as its check (kept when the password is right), so timing tells neither which
-   * usernames exist nor which are old.
+   * one hash at the current cost: an unknown username's password is hashed anyway (a fresh
+   * hash costs what checking one does), and an account hashed at an older cost is also
+   * hashed anew, at the same time as its check (kept when the password is right), so timing
+   * tells neither which usernames exist nor which are old.
    */
   async #checkCredentials({ username, email, password }: CredentialsBody): Promise<Account> {
     await this.store.refresh();
     const account = await this.store.find({ username });
-    const stored = account?.password_hash ?? this.dummyHash;
+    if (!account) {
+      await this.hasher.hash(password);
+      throw INVALID_CREDENTIALS();
+    }
+    const stored = account.password_hash;
     const [matches, rehashed] = await Promise.all([
       this.hasher.verify(password, stored),
       this.hasher.isCurrent(stored) ? undefined : this.hasher.hash(password),
     ]);
-    const emailMatches = email === undefined || email.toLowerCase() === account?.email.toLowerCase();
-    if (!account || !matches || !emailMatches) throw INVALID_CREDENTIALS();
+    const emailMatches = email === undefined || email.toLowerCase() === account.email.toLowerCase();
+    if (!matches || !emailMatches) throw INVALID_CREDENTIALS();
     if (rehashed) return (await this.store.update(account.uuid, { password_hash: rehashed })) ?? account;
     return account;
   }

@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import { errors, jwtVerify, SignJWT } from 'jose';
 import { LRUCache } from 'lru-cache';
 import type { Account } from './account.ts';
 
@@ -27,6 +26,10 @@ export class TokenRejected extends Error {
   }
 }
 
+/** jose, loaded with the first token: a server that is only read anonymously never needs it. */
+let joseModule: Promise<typeof import('jose')> | undefined;
+const jose = () => (joseModule ??= import('jose'));
+
 /** Verified tokens remembered (about 1 KB each with the token as key). */
 const REMEMBERED = 10_000;
 
@@ -52,6 +55,7 @@ export class Tokens {
   async issue(account: Account): Promise<IssuedToken> {
     const issuedAt = Math.floor(Date.now() / 1000);
     const expiresAt = issuedAt + this.ttlSeconds;
+    const { SignJWT } = await jose();
     const token = await new SignJWT({ username: account.username, role: account.role })
       .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
       .setSubject(account.uuid)
@@ -72,6 +76,7 @@ export class Tokens {
       this.verified.delete(token);
       throw new TokenRejected('expired');
     }
+    const { errors, jwtVerify } = await jose();
     try {
       const { payload } = await jwtVerify(token, this.key, {
         algorithms: ['HS256'],

@@ -130,16 +130,6 @@ export class FieldIndex {
     return union(lists);
   }
 
-  /** Rough bytes held (values, positions, lookup map), for the boot summary. */
-  approximateBytes(): number {
-    let bytes = 0;
-    for (const [key, entry] of this.entries) {
-      bytes += (typeof key === 'string' ? 2 * key.length + 24 : 8) + 80;
-      bytes += typeof entry === 'number' ? 8 : 4 * entry.length + 96;
-    }
-    return bytes;
-  }
-
   /** Positions with a value inside `range`. */
   range(range: Range): Postings {
     const { keys } = this.order();

@@ -88,9 +88,4 @@ export class SearchIndex {
     }
     return out;
   }
-
-  /** Rough bytes held, for the boot summary. */
-  approximateBytes(): number {
-    return this.all.approximateBytes() + this.primary.approximateBytes();
-  }
 }

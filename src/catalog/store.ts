@@ -11,8 +11,8 @@ function valuesOf(value: unknown, field: FieldInfo): Scalar[] | undefined {
 }
 
 /**
- * The records of one family in file order and their indexes: one per filterable field, a
- * search index per language and, built on first use, sort orders. Translated fields are
+ * The records of one family in file order and their indexes, each built the first time a
+ * query needs it: one per filterable field, a search index per language, sort orders. Translated fields are
  * indexed per language on the value a reader of that language is served (their own
  * translation, else the default language's). It answers lookups; the query pipeline
  * (`query.ts`) combines them.
@@ -23,9 +23,9 @@ function valuesOf(value: unknown, field: FieldInfo): Scalar[] | undefined {
  */
 export class FamilyStore {
   private readonly positions = new Map<string, number>();
+  /** Field indexes by field (and language, for translated fields), built on first use. */
   private readonly indexes = new Map<string, FieldIndex>();
-  private readonly translated = new Map<string, Map<string, FieldIndex>>();
-  /** One search index per language (untranslated families share one). */
+  /** Search indexes by language (untranslated families have one), built on first use. */
   private readonly searches = new Map<string, SearchIndex>();
   /** Sort orders by field, direction and collation; the data never changes under them. */
   private readonly orders = new Map<string, Order>();
@@ -41,38 +41,23 @@ export class FamilyStore {
     readonly defaultLanguage: string,
   ) {
     records.forEach((record, position) => this.positions.set(record.uuid, position));
-    for (const field of family.fields.values()) {
-      if (!field.translated) {
-        this.indexes.set(field.name, FieldIndex.build(records.map((r) => r[field.name] as Scalar | Scalar[] | undefined)));
-        continue;
-      }
-      const perLanguage = new Map<string, FieldIndex>();
-      for (const language of languages) {
-        const values = records.map((_, p) => this.translation(p, language).fields[field.name] as Scalar | Scalar[] | undefined);
-        perLanguage.set(language, FieldIndex.build(values));
-      }
-      this.translated.set(field.name, perLanguage);
-    }
-    const text = [...family.fields.values()].filter((f) => f.text);
-    const translated = text.some((f) => f.translated);
-    const known = new Map<string, string[]>();
-    for (const language of translated ? languages : [defaultLanguage]) {
-      const valueOf = (position: number, field: string) =>
-        family.fields.get(field)!.translated ? this.translation(position, language).fields[field] : records[position]![field];
-      this.searches.set(language, SearchIndex.build(text, valueOf, records.length, known));
-    }
   }
 
-  /** The search index of `language` (untranslated families have one for every language). */
+  /**
+   * The search index of `language` (untranslated families have one for every language),
+   * built on the first search: a catalog nobody searches never pays for it.
+   */
   searchIndex(language: string): SearchIndex {
-    return this.searches.get(language) ?? this.searches.get(this.defaultLanguage)!;
-  }
-
-  /** Rough bytes of the search indexes, for the boot summary. */
-  searchBytes(): number {
-    let bytes = 0;
-    for (const index of this.searches.values()) bytes += index.approximateBytes();
-    return bytes;
+    const text = [...this.family.fields.values()].filter((f) => f.text);
+    const key = text.some((f) => f.translated) && this.languages.includes(language) ? language : this.defaultLanguage;
+    let index = this.searches.get(key);
+    if (!index) {
+      const valueOf = (position: number, field: string) =>
+        this.family.fields.get(field)!.translated ? this.translation(position, key).fields[field] : this.records[position]![field];
+      index = SearchIndex.build(text, valueOf, this.records.length);
+      this.searches.set(key, index);
+    }
+    return index;
   }
 
   get size(): number {
@@ -112,9 +97,23 @@ export class FamilyStore {
     return valuesOf(info.translated ? this.translation(position, language).fields[field] : this.records[position]![field], info);
   }
 
-  /** The index of a filterable field; translated fields in the given language. */
+  /**
+   * The index of a filterable field (translated fields in the given language), built on the
+   * first filter or sort that needs it.
+   */
   index(field: string, language: string): FieldIndex {
-    return this.translated.get(field)?.get(language) ?? this.indexes.get(field)!;
+    const info = this.family.fields.get(field)!;
+    const key = info.translated && this.languages.includes(language) ? `${field} ${language}` : info.translated ? `${field} ${this.defaultLanguage}` : field;
+    let index = this.indexes.get(key);
+    if (!index) {
+      const served = key.slice(field.length + 1);
+      const values = info.translated
+        ? this.records.map((_, p) => this.translation(p, served).fields[field] as Scalar | Scalar[] | undefined)
+        : this.records.map((r) => r[field] as Scalar | Scalar[] | undefined);
+      index = FieldIndex.build(values);
+      this.indexes.set(key, index);
+    }
+    return index;
   }
 
   /** Every position, ascending. */

@@ -2,13 +2,10 @@ import type { Catalog } from './catalog.ts';
 
 /**
  * The boot summary: records per family, languages and load time, e.g.
- * `catalog: 110 records (actors 20, characters 20, ...) in 84 ms; languages en-US (default), pt-BR; search index ~0.4 MB`.
+ * `catalog: 110 records (actors 20, characters 20, ...) in 84 ms; languages en-US (default), pt-BR`.
  */
 export function summarize(catalog: Catalog, loadMs: number): string {
   const families = Object.entries(catalog.counts()).map(([name, n]) => `${name} ${n}`).join(', ');
   const languages = catalog.languages.map((l) => (l === catalog.defaultLanguage ? `${l} (default)` : l)).join(', ');
-  let searchBytes = 0;
-  for (const store of catalog.stores.values()) searchBytes += store.searchBytes();
-  const search = `search index ~${(searchBytes / 2 ** 20).toFixed(1)} MB`;
-  return `catalog: ${catalog.recordCount} records (${families}) in ${Math.round(loadMs)} ms; languages ${languages}; ${search}`;
+  return `catalog: ${catalog.recordCount} records (${families}) in ${Math.round(loadMs)} ms; languages ${languages}`;
 }

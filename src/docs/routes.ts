@@ -15,7 +15,7 @@ export interface DocsOptions extends OpenApiOptions {
 /**
  * `GET /` (a redirect to the reference), `/api/docs` (the reference page, Swagger UI),
  * `/api/docs/{asset}` (its files, from node_modules and src/docs/page) and
- * `/api/openapi.json`. The document and the files are built and read once, here. None of
+ * `/api/openapi.json`. The document and the files are built and read once, on first use. None of
  * them counts against the rate limits: a classroom loading the page must not spend its
  * budget on it.
  *
@@ -23,8 +23,9 @@ export interface DocsOptions extends OpenApiOptions {
  * docsRoutes(router, { served, cacheControl: 'public, max-age=300', defaultLanguage: 'en-US', maxPageSize: 50 });
  */
 export function docsRoutes(router: Router, { served, cacheControl, ...document }: DocsOptions): void {
-  const openapi = JSON.stringify(buildOpenApi(document));
-  const { page, assets } = loadReferencePage();
+  // Built and read on first use: a server nobody opens the reference of keeps neither in memory.
+  let reference: ReturnType<typeof loadReferencePage> | undefined;
+  const files = () => (reference ??= loadReferencePage());
   const free = countsIn('free');
 
   router.get('/', free, (ctx) => {
@@ -32,15 +33,16 @@ export function docsRoutes(router: Router, { served, cacheControl, ...document }
   });
 
   router.get('/api/openapi.json', free, (ctx) => {
-    send(ctx, served.current.cache.get('openapi.json', () => ({ json: openapi })), cacheControl);
+    send(ctx, served.current.cache.get('openapi.json', () => ({ json: JSON.stringify(buildOpenApi(document)) })), cacheControl);
   });
 
   router.get('/api/docs', free, (ctx) => {
-    send(ctx, page, cacheControl);
+    send(ctx, files().page, cacheControl);
   });
 
   router.get('/api/docs/:asset', free, (ctx) => {
     const name = String(ctx.params.asset);
+    const { assets } = files();
     const file = assets.get(name);
     if (!file) throw new HttpError(404, `The API reference has no file '${name}'; it has ${[...assets.keys()].join(', ')}`);
     send(ctx, file, cacheControl);

@@ -39,7 +39,7 @@ export interface Admission {
  * A failing Redis lets requests through (logged at most every ten seconds).
  *
  * @example
- * const limits = new RateLimits(options, log);
+ * const limits = await RateLimits.open(options, log);
  * const admission = await limits.admit('api', anonymousClient('203.0.113.7'));
  * if (admission?.refusal) throw new HttpError(429, admission.refusal.message, admission.refusal.headers);
  */
@@ -50,12 +50,18 @@ export class RateLimits {
   private readonly redis?: Redis;
   private lastWarning = 0;
 
-  constructor(
+  /** The limits `options` describe, connected to Redis first when they name one. */
+  static async open(options: RateLimitOptions, log: Logger): Promise<RateLimits> {
+    return new RateLimits(options, log, options.redis && (await connectRedis(options.redis.url, options.redis.timeoutMs, log)));
+  }
+
+  private constructor(
     private readonly options: RateLimitOptions,
     private readonly log: Logger,
+    redis?: Redis,
   ) {
     const windowMs = options.windowSeconds * 1000;
-    if (options.redis) this.redis = connectRedis(options.redis.url, options.redis.timeoutMs, log);
+    this.redis = redis;
     const counter = (namespace: string, limit: number, ms: number): WindowCounter | undefined => {
       if (!Number.isFinite(limit)) return undefined;
       return this.redis ? new RedisCounter(this.redis, namespace, limit, ms) : new MemoryCounter(limit, ms);

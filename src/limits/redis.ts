@@ -1,4 +1,4 @@
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 import type { Logger } from '../config/logger.ts';
 
 /** `redis://user:secret@host:6379/0` → `host:6379`: what logs may show of a Redis URL. */
@@ -14,9 +14,11 @@ function shown(url: string): string {
  * the recovery are each logged once.
  *
  * @example
- * const redis = connectRedis('redis://127.0.0.1:6379', 5, log);
+ * const redis = await connectRedis('redis://127.0.0.1:6379', 5, log);
  */
-export function connectRedis(url: string, timeoutMs: number, log: Logger): Redis {
+export async function connectRedis(url: string, timeoutMs: number, log: Logger): Promise<Redis> {
+  // Loaded only when Redis is configured: the client library is the largest the service has.
+  const { Redis } = await import('ioredis');
   const redis = new Redis(url, {
     enableOfflineQueue: false,
     commandTimeout: timeoutMs,

@@ -71,7 +71,7 @@ export async function startApp(env: Record<string, string> = {}, dir?: string): 
   const warnings: string[] = [];
   const log = { ...createLogger({ level: config.LOG_LEVEL, format: config.LOG_FORMAT }), warn: (line: string) => void warnings.push(line) };
   const accounts = await openAccounts(accountOptions(config), log);
-  const limits = createLimits(config, log);
+  const limits = await createLimits(config, log);
   const server: Server = await serve(createServer(config, { served, accounts, ...(limits ? { limits } : {}), log }), 0, '127.0.0.1');
   const { port } = server.address() as AddressInfo;
   const url = `http://127.0.0.1:${port}`;
