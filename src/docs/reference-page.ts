@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -39,8 +39,18 @@ function read(dir: string, name: string, headers: Record<string, string>): Cache
 }
 
 /**
- * Reads the reference page and its assets into memory, once: a missing file stops the boot
- * instead of breaking the page later. Each is compressed at most once per encoding.
+ * Throws, naming the file, when a file of the reference page is missing: checked at boot so
+ * a broken install stops there rather than breaking the page later.
+ */
+export function checkReferencePage(): void {
+  for (const [name, { dir }] of [...Object.entries(REFERENCE_ASSETS), ['index.html', { dir: OWN }] as const]) {
+    if (!existsSync(join(dir, name))) throw new Error(`the API reference page needs ${join(dir, name)}, which is missing`);
+  }
+}
+
+/**
+ * Reads the reference page and its assets into memory (the routes do it on first use).
+ * Each is compressed at most once per encoding, on demand.
  *
  * @example
  * const { page, assets } = loadReferencePage();

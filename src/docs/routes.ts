@@ -4,7 +4,7 @@ import { countsIn } from '../http/routing.ts';
 import { send } from '../http/send.ts';
 import type { ServedCatalog } from '../http/state.ts';
 import { buildOpenApi, type OpenApiOptions } from './openapi.ts';
-import { loadReferencePage } from './reference-page.ts';
+import { checkReferencePage, loadReferencePage } from './reference-page.ts';
 
 /** What the reference needs: the document's settings, the catalog, and how long caches may keep it. */
 export interface DocsOptions extends OpenApiOptions {
@@ -24,6 +24,7 @@ export interface DocsOptions extends OpenApiOptions {
  */
 export function docsRoutes(router: Router, { served, cacheControl, ...document }: DocsOptions): void {
   // Built and read on first use: a server nobody opens the reference of keeps neither in memory.
+  checkReferencePage();
   let reference: ReturnType<typeof loadReferencePage> | undefined;
   const files = () => (reference ??= loadReferencePage());
   const free = countsIn('free');
