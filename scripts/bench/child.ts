@@ -9,6 +9,8 @@ export interface Child {
   output(): string;
   /** Resident memory of the process in bytes (Linux `/proc`). */
   rss(): Promise<number>;
+  /** The most resident memory the process has had, in bytes (`VmHWM`). */
+  peakRss(): Promise<number>;
   stop(): Promise<void>;
 }
 
@@ -43,13 +45,14 @@ export async function startChild(args: string[], env: Record<string, string>, ur
     if (Date.now() > deadline) throw new Error(`${args.join(' ')} did not start in time: ${output.slice(-2000)}`);
     found ??= /listening on (http:\/\/\S+)/.exec(output)?.[1];
     if (found && (await reachable(found))) break;
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await new Promise((resolve) => setTimeout(resolve, 10));
   }
   return {
     url: found,
     process: child,
     output: () => output,
     rss: async () => Number(/VmRSS:\s+(\d+) kB/.exec(await readFile(`/proc/${child.pid}/status`, 'utf8'))?.[1] ?? 0) * 1024,
+    peakRss: async () => Number(/VmHWM:\s+(\d+) kB/.exec(await readFile(`/proc/${child.pid}/status`, 'utf8'))?.[1] ?? 0) * 1024,
     stop: async () => {
       if (child.exitCode !== null) return;
       child.kill('SIGKILL');
