@@ -48,7 +48,10 @@ function logsAccess(config: Config): boolean {
 /** The accounts' options, from the configuration. */
 export function accountOptions(config: Config): AccountOptions {
   return {
-    file: config.ACCOUNTS_FILE,
+    store:
+      config.ACCOUNTS_STORE === 'redis'
+        ? { kind: 'redis', url: config.REDIS_URL, timeoutMs: config.ACCOUNTS_REDIS_TIMEOUT_MS }
+        : { kind: 'file', file: config.ACCOUNTS_FILE },
     ...(config.JWT_SECRET ? { jwtSecret: config.JWT_SECRET } : {}),
     tokenTtlSeconds: config.TOKEN_TTL,
     scryptN: config.SCRYPT_N,

@@ -24,6 +24,10 @@ test('switches take true/false, on/off, 1/0 and yes/no in any case; log levels t
   assert.equal(readConfig({ LOG_LEVEL: 'verbose' }), { error: "LOG_LEVEL must be one of debug, info, warn, error, silent (got 'verbose')" });
   assert.is(configOf({ LOG_FORMAT: 'json' }).LOG_FORMAT, 'json');
   assert.is(configOf({ DATA_DIR: 'data' }).DATA_DIR, resolve('data'), 'paths are made absolute');
+  assert.equal(readConfig({ NODE_ENV: 'production', SCRYPT_N: '1024' }), {
+    error: "SCRYPT_N must be at least 131072 when NODE_ENV=production (got '1024'); lower values are for tests",
+  });
+  assert.is(configOf({ NODE_ENV: 'production' }).SCRYPT_N, 131072);
 });
 
 test('LOG_FORMAT=json: every line the server writes is one JSON object, requests with their fields', async () => {

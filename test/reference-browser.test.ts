@@ -8,8 +8,8 @@ import { familyTag } from '../src/docs/catalog-paths.ts';
 import { dataFile, json, startApp, tempDir } from './helpers/http.ts';
 import type { Json } from './helpers/openapi.ts';
 
-/** Debian's chromium (packages `chromium` and `chromium-driver`; .ci/run installs them). */
-const CHROMIUM = '/usr/bin/chromium';
+/** Debian's chromium (packages `chromium` and `chromium-driver`; .ci/run installs them), or the one CHROMIUM_PATH names. */
+const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
 const FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-quic'];
 
 const server = await startApp();
@@ -33,7 +33,7 @@ function operationsOf(tag: string): string[] {
 
 // In a test, not in test.before: uvu 0.5 reports a failing before hook as a pass.
 test('headless Chromium starts, with every request off this machine blocked', async () => {
-  assert.ok(existsSync(CHROMIUM), `${CHROMIUM} is missing: apt-get install chromium chromium-driver (.ci/run does)`);
+  assert.ok(existsSync(CHROMIUM), `${CHROMIUM} is missing: apt-get install chromium chromium-driver (.ci/run does), or set CHROMIUM_PATH`);
   context = await chromium.launchPersistentContext(join(dir, 'profile'), { executablePath: CHROMIUM, headless: true, args: FLAGS, viewport: { width: 1280, height: 900 } });
   // The network is cut off: only this machine answers, as in a classroom without internet.
   await context.route('**/*', (route) => {

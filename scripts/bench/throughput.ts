@@ -139,8 +139,12 @@ export async function measureThroughput(options: ThroughputOptions): Promise<Thr
     }
     for (let round = 1; round <= options.rounds; round++) {
       for (const { scenario, runs } of plans) {
-        for (const run of runs) {
+        // Each round starts the servers in another order, and each run starts after a pause, so
+        // no server is always the one measured while the previous one still collects garbage.
+        const shift = (round - 1) % runs.length;
+        for (const run of [...runs.slice(shift), ...runs.slice(0, shift)]) {
           progress(`round ${round}/${options.rounds} · ${scenario.name} · ${run.label}`);
+          await new Promise((resolve) => setTimeout(resolve, 1000));
           run.into.push(await drive(origin(run.child) + run.request.path, run.request.headers, scenario.status, options));
         }
       }

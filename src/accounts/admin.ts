@@ -1,4 +1,5 @@
 import { ROLES, type Account, type Role } from './account.ts';
+import { accountsFileProblem } from './accounts-file.ts';
 import type { AccountStore } from './store.ts';
 
 /**
@@ -39,4 +40,42 @@ export function accountTable(accounts: readonly Account[]): string {
   const rows = [['USERNAME', 'EMAIL', 'ROLE', 'CREATED_AT', 'UUID'], ...accounts.map((a) => [a.username, a.email, a.role, a.created_at, a.uuid])];
   const widths = rows[0]!.map((_, column) => Math.max(...rows.map((row) => row[column]!.length)));
   return rows.map((row) => row.map((cell, column) => cell.padEnd(widths[column]!)).join('  ').trimEnd()).join('\n');
+}
+
+/**
+ * Every account, password hashes included, as the JSON of an accounts file: what `import`
+ * reads, so accounts move between the file and Redis without anyone registering again.
+ *
+ * @example
+ * await exportAccounts(store); // '{\n  "accounts": [ ... ]\n}'
+ */
+export async function exportAccounts(store: AccountStore): Promise<string> {
+  return JSON.stringify({ accounts: await store.list() }, null, 2);
+}
+
+/**
+ * Adds the accounts of an export (`{ "accounts": [...] }`) to `store`, each as it was (uuid,
+ * hash and timestamps kept); one whose username or email the store already has is refused
+ * and named. Rejects, importing nothing, when the text is not a valid export.
+ *
+ * @example
+ * await importAccounts(store, text); // { imported: 12, refused: ["username 'ana' is already there"] }
+ */
+export async function importAccounts(store: AccountStore, text: string): Promise<{ imported: number; refused: string[] }> {
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch (error) {
+    throw new Error(`not JSON: ${(error as Error).message}`);
+  }
+  const problem = accountsFileProblem(data);
+  if (problem) throw new Error(`not an accounts export: ${problem}`);
+  let imported = 0;
+  const refused: string[] = [];
+  for (const account of (data as { accounts: Account[] }).accounts) {
+    const result = await store.create(account);
+    if ('created' in result) imported++;
+    else refused.push(result.taken.map((field) => `${field} '${account[field]}'`).join(' and ') + ' already there');
+  }
+  return { imported, refused };
 }

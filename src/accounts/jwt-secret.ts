@@ -47,8 +47,10 @@ async function createSecretFile(file: string): Promise<boolean> {
  * const { key, origin } = await jwtSecret(undefined, 'var/accounts.json');
  * log.info(origin); // 'JWT secret: generated a 256-bit key in var/jwt-secret (mode 0600)'
  */
-export async function jwtSecret(configured: string | undefined, accountsFile: string, warn: (line: string) => void = () => {}): Promise<JwtSecret> {
+export async function jwtSecret(configured: string | undefined, accountsFile: string | undefined, warn: (line: string) => void = () => {}): Promise<JwtSecret> {
   if (configured) return { key: new TextEncoder().encode(configured), origin: 'JWT secret: from JWT_SECRET' };
+  // The configuration refuses shared accounts without JWT_SECRET: a key of one instance's own would not do.
+  if (!accountsFile) throw new Error('JWT_SECRET is required when the accounts are shared');
   const file = join(dirname(accountsFile), 'jwt-secret');
   await keepPrivate(file, warn);
   try {

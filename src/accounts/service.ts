@@ -3,7 +3,7 @@ import { HttpError } from '../lib/http-error.ts';
 import type { Account, Caller } from './account.ts';
 import type { PasswordHasher } from './password-hasher.ts';
 import { checkCredentialsBody, checkRegisterBody, type CredentialsBody, type RegisterBody } from './schemas.ts';
-import type { AccountStore, TakenField } from './store.ts';
+import { AccountsUnavailable, type AccountStore, type TakenField } from './store.ts';
 import { TokenRejected, type IssuedToken, type Tokens } from './tokens.ts';
 import { capitalize } from '../lib/text.ts';
 
@@ -121,16 +121,26 @@ export class AccountService {
     await this.store.delete(account.uuid);
   }
 
-  /** The caller a bearer token identifies, with the role stored now; 401 invalid_token otherwise. */
+  /**
+   * The caller a bearer token identifies, with the role stored now; 401 invalid_token
+   * otherwise. When the store cannot answer (Redis away), the token's own claims stand in, so
+   * reads keep being served.
+   */
   async identify(token: string): Promise<Caller> {
-    let uuid: string;
+    let claimed: Caller;
     try {
-      uuid = await this.tokens.verify(token);
+      claimed = await this.tokens.verify(token);
     } catch (error) {
       if (error instanceof TokenRejected) throw invalidToken(error.message);
       throw error;
     }
-    const account = await this.store.find({ uuid });
+    let account: Account | undefined;
+    try {
+      account = await this.store.find({ uuid: claimed.uuid });
+    } catch (error) {
+      if (error instanceof AccountsUnavailable) return claimed;
+      throw error;
+    }
     if (!account) throw invalidToken("Bearer token's account no longer exists");
     return { uuid: account.uuid, username: account.username, role: account.role };
   }

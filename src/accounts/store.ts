@@ -1,3 +1,4 @@
+import { HttpError } from '../lib/http-error.ts';
 import type { Account } from './account.ts';
 
 /** How an account is looked up; usernames and emails match case-insensitively. */
@@ -12,7 +13,8 @@ export type TakenField = 'username' | 'email';
 /**
  * Where accounts live. Every method resolves only after the change is durable, so a caller
  * may answer its client as soon as it resolves. Implementations: `JsonFileAccountStore`
- * (one JSON file); a shared backend for several servers can implement the same methods.
+ * (one JSON file, one instance) and `RedisAccountStore` (shared by every instance). A store
+ * that cannot answer now rejects with `AccountsUnavailable`.
  */
 export interface AccountStore {
   /** Adds `account` unless its username or email is taken (checked atomically with the insert). */
@@ -31,4 +33,14 @@ export interface AccountStore {
   refresh(): Promise<void>;
   /** Stops background work (watching for changes); the store is not used afterwards. */
   close(): void;
+}
+
+/**
+ * The accounts store said it cannot answer now (Redis unreachable or slow): a 503 with
+ * `Retry-After` for account requests, never a 500; reads are served without it.
+ */
+export class AccountsUnavailable extends HttpError {
+  constructor(cause: Error) {
+    super(503, `The accounts store is unreachable (${cause.message}); retry in 5 s`, { 'Retry-After': '5' });
+  }
 }

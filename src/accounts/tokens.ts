@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
-import type { Account } from './account.ts';
+import type { Account, Caller, Role } from './account.ts';
 
 /** `iss` of every token. */
 export const TOKEN_ISSUER = 'series-catalog-api';
@@ -42,10 +42,10 @@ const REMEMBERED = 10_000;
  * @example
  * const tokens = new Tokens(key, 3600);
  * const { token } = await tokens.issue(account);
- * await tokens.verify(token); // the account's uuid
+ * await tokens.verify(token); // { uuid, username, role } as issued
  */
 export class Tokens {
-  private readonly verified = new LRUCache<string, { sub: string; exp: number }>({ max: REMEMBERED });
+  private readonly verified = new LRUCache<string, { caller: Caller; exp: number }>({ max: REMEMBERED });
 
   constructor(
     private readonly key: Uint8Array,
@@ -68,11 +68,14 @@ export class Tokens {
     return { token, token_type: 'Bearer', expires_at: new Date(expiresAt * 1000).toISOString() };
   }
 
-  /** The `sub` (account uuid) of a valid token; throws TokenRejected otherwise. */
-  async verify(token: string): Promise<string> {
+  /**
+   * The caller a valid token names (its `sub`, and the username and role it was issued with);
+   * throws TokenRejected otherwise.
+   */
+  async verify(token: string): Promise<Caller> {
     const known = this.verified.get(token);
     if (known) {
-      if (known.exp * 1000 > Date.now()) return known.sub;
+      if (known.exp * 1000 > Date.now()) return known.caller;
       this.verified.delete(token);
       throw new TokenRejected('expired');
     }
@@ -84,8 +87,9 @@ export class Tokens {
         audience: TOKEN_AUDIENCE,
         requiredClaims: ['sub', 'exp', 'iat', 'jti'],
       });
-      this.verified.set(token, { sub: payload.sub!, exp: payload.exp! });
-      return payload.sub!;
+      const caller: Caller = { uuid: payload.sub!, username: String(payload.username), role: payload.role as Role };
+      this.verified.set(token, { caller, exp: payload.exp! });
+      return caller;
     } catch (error) {
       throw new TokenRejected(error instanceof errors.JWTExpired ? 'expired' : 'invalid');
     }

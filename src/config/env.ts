@@ -86,11 +86,15 @@ const languageTag: Parse<string> = (raw) => {
   return canonical ? { value: canonical } : { accepts: 'a BCP 47 language tag such as en-US' };
 };
 
+/** The scrypt cost below which passwords are too weak for real use (OWASP's minimum, 2^17). */
+const PRODUCTION_SCRYPT_N = 2 ** 17;
+
 /**
  * Every environment variable the service reads, with its default and meaning. The README's
  * configuration table lists exactly these (a test compares them).
  */
 export const VARIABLES = {
+  NODE_ENV: { default: '', description: '`production` refuses settings meant for tests (a `SCRYPT_N` below 131072)', parse: optionalText },
   PORT: { default: '3000', description: 'TCP port to listen on (0 picks a free one)', parse: integer(0, 65535) },
   HOST: { default: '0.0.0.0', description: 'Address to bind', parse: text },
   DATA_DIR: { default: './data', description: 'Catalog data directory', parse: path },
@@ -127,6 +131,12 @@ export const VARIABLES = {
   LOGIN_FAILURE_WINDOW_MINUTES: { default: '15', description: 'Window of `LOGIN_FAILURE_LIMIT`', parse: integer(1, 1440) },
   REDIS_URL: { default: '', description: 'Share rate limits between instances through this Redis (e.g. `redis://127.0.0.1:6379`); empty keeps them in memory', parse: redisUrl },
   RATE_LIMIT_REDIS_TIMEOUT_MS: { default: '5', description: 'Longest wait for Redis before a request is served unlimited (fail open)', parse: integer(1, 10000) },
+  ACCOUNTS_STORE: {
+    default: 'file',
+    description: '`file`: `ACCOUNTS_FILE`, for one instance; `redis`: shared by every instance through `REDIS_URL` (needs `JWT_SECRET`)',
+    parse: oneOf('file', 'redis'),
+  },
+  ACCOUNTS_REDIS_TIMEOUT_MS: { default: '1000', description: 'Longest wait for Redis on an account request before it is answered 503', parse: integer(1, 60000) },
   ACCOUNTS_FILE: { default: 'var/accounts.json', description: 'JSON file holding the accounts (created with its folder on first use, mode 0600)', parse: path },
   JWT_SECRET: {
     default: '',
@@ -180,5 +190,13 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): { config: Conf
     }
     config[name] = parsed.value;
   }
-  return { config: config as Config };
+  const checked = config as Config;
+  if (checked.ACCOUNTS_STORE === 'redis' && !checked.REDIS_URL) return { error: 'ACCOUNTS_STORE=redis needs REDIS_URL, the Redis every instance shares' };
+  if (checked.ACCOUNTS_STORE === 'redis' && !checked.JWT_SECRET) {
+    return { error: 'ACCOUNTS_STORE=redis needs JWT_SECRET: every instance must sign and check tokens with the same key' };
+  }
+  if (checked.NODE_ENV === 'production' && checked.SCRYPT_N < PRODUCTION_SCRYPT_N) {
+    return { error: `SCRYPT_N must be at least ${PRODUCTION_SCRYPT_N} when NODE_ENV=production (got '${checked.SCRYPT_N}'); lower values are for tests` };
+  }
+  return { config: checked };
 }

@@ -4,7 +4,7 @@ import { HttpError } from '../lib/http-error.ts';
 import type { Client } from './client.ts';
 import { limitHeaders, retryHeaders } from './headers.ts';
 import { MemoryCounter } from './memory-counter.ts';
-import { connectRedis } from './redis.ts';
+import { connectRedis, shownRedis } from '../lib/redis.ts';
 import { RedisCounter } from './redis-counter.ts';
 import { TIERS, type Tier } from './tiers.ts';
 import type { Verdict, WindowCounter } from './window-counter.ts';
@@ -52,7 +52,15 @@ export class RateLimits {
 
   /** The limits `options` describe, connected to Redis first when they name one. */
   static async open(options: RateLimitOptions, log: Logger): Promise<RateLimits> {
-    return new RateLimits(options, log, options.redis && (await connectRedis(options.redis.url, options.redis.timeoutMs, log)));
+    const { redis } = options;
+    if (!redis) return new RateLimits(options, log);
+    const where = `redis ${shownRedis(redis.url)}`;
+    const client = await connectRedis(redis.url, {
+      timeoutMs: redis.timeoutMs,
+      onDown: (error) => log.warn(`${where} unreachable (${error.message}): requests are served without shared rate limits until it returns`),
+      onBack: () => log.warn(`${where} is back: rate limits are shared again`),
+    });
+    return new RateLimits(options, log, client);
   }
 
   private constructor(
