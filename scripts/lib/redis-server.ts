@@ -2,20 +2,25 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 
 /**
- * A real `redis-server` on a loopback port, without persistence, for the tests and benchmarks that need one.
+ * A real `redis-server` on a loopback port, without persistence unless given a folder, for the tests and benchmarks that need one.
  * CI installs it (`.ci/run`); a machine without it fails the test rather than skipping it.
  */
 export class RedisServer {
   private child?: ChildProcess;
 
-  constructor(readonly port: number) {}
+  /** `dir`: keep an append-only file there, so the data survives a restart (as a real deployment should). */
+  constructor(
+    readonly port: number,
+    private readonly dir?: string,
+  ) {}
 
   get url(): string {
     return `redis://127.0.0.1:${this.port}`;
   }
 
   async start(): Promise<void> {
-    const child = spawn('redis-server', ['--port', String(this.port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--enable-debug-command', 'local'], {
+    const persistence = this.dir ? ['--dir', this.dir, '--appendonly', 'yes', '--appendfsync', 'always'] : ['--appendonly', 'no'];
+    const child = spawn('redis-server', ['--port', String(this.port), '--bind', '127.0.0.1', '--save', '', ...persistence, '--enable-debug-command', 'local'], {
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     this.child = child;

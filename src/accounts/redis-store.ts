@@ -153,6 +153,7 @@ export class RedisAccountStore implements AccountStore {
 
   close(): void {
     this.subscriber.disconnect();
+    this.redis.disconnect();
   }
 
   /** The account by uuid, from memory when known for less than REMEMBER_MS. */

@@ -1,0 +1,169 @@
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { join } from 'node:path';
+import { Redis } from 'ioredis';
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { freePort } from '../scripts/bench/ports.ts';
+import { RedisServer } from '../scripts/lib/redis-server.ts';
+import { get, newUser, post } from './helpers/accounts-app.ts';
+import { tempDir, TEST_ENV } from './helpers/http.ts';
+import { Nginx } from '../scripts/lib/nginx.ts';
+import { listeningUrl, ROOT, startServer } from './helpers/spawn.ts';
+
+// Three instances of the server share accounts and limits through one real redis-server (with
+// an append-only file, as the README tells deployments to keep), behind a real nginx.
+const redis = new RedisServer(await freePort(), await tempDir());
+await redis.start();
+const SHARED = {
+  ...TEST_ENV,
+  LOG_LEVEL: 'info',
+  RATE_LIMIT: 'on',
+  RATE_LIMIT_ANONYMOUS: '40',
+  RATE_LIMIT_BASIC: '100000',
+  AUTH_RATE_LIMIT: '100000',
+  TRUST_PROXY: '1',
+  ACCOUNTS_STORE: 'redis',
+  REDIS_URL: redis.url,
+  RATE_LIMIT_REDIS_TIMEOUT_MS: '1000',
+  JWT_SECRET: 'one secret that every instance of the cluster shares',
+  MAX_CONNECTIONS_PER_ADDRESS: '10000',
+};
+
+async function instance(): Promise<{ server: ReturnType<typeof startServer>; url: string; port: number }> {
+  const server = startServer({ ...SHARED, ACCOUNTS_FILE: join(await tempDir(), 'unused.json') });
+  const url = await listeningUrl(server);
+  return { server, url, port: Number(new URL(url).port) };
+}
+
+const instances = await Promise.all([instance(), instance(), instance()]);
+const nginx = new Nginx(await freePort(), instances.map((i) => i.port));
+await nginx.start();
+const through = nginx.url;
+
+/** Polls `check` every 50 ms for at most `ms`; true once it held. */
+async function within(ms: number, check: () => Promise<boolean>): Promise<boolean> {
+  for (const deadline = Date.now() + ms; ; ) {
+    if (await check()) return true;
+    if (Date.now() > deadline) return false;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+test('200 concurrent registrations through nginx all land; 50 of one username give exactly one 201', async () => {
+  const answers = await Promise.all(Array.from({ length: 200 }, (_, n) => post(through, '/api/v1/auth/register', newUser(`c${n}`))));
+  assert.equal(answers.map((a) => a.status), Array(200).fill(201));
+  const same = await Promise.all(Array.from({ length: 50 }, (_, n) => post(through, '/api/v1/auth/register', newUser(`same${n}`, { username: 'the_one' }))));
+  assert.equal(same.map((a) => a.status).sort(), [201, ...Array(49).fill(409)]);
+  for (const answer of same.filter((a) => a.status === 409)) assert.match(String(answer.body.message), /^Username 'the_one' is already registered$/);
+});
+
+test('every registered user signs in through nginx, and its token works on every instance', async () => {
+  const signIns = await Promise.all(Array.from({ length: 200 }, (_, n) => post(through, '/api/v1/auth/authenticate', { username: `user_c${n}`, password: `password of c${n}` })));
+  assert.equal(signIns.map((a) => a.status), Array(200).fill(200));
+  for (const [n, answer] of signIns.entries()) {
+    if (n % 20 !== 0) continue;
+    for (const { url } of instances) {
+      const read = await get(url, '/api/v1/overview', String(answer.body.token));
+      assert.is(read.status, 200, `user_c${n} on ${url}`);
+      assert.is(read.headers.get('ratelimit-policy'), '"basic";q=100000;w=60');
+    }
+  }
+});
+
+test('an account deleted through one instance has its token refused by all three within a second', async () => {
+  const signedIn = await post(through, '/api/v1/auth/authenticate', { username: 'user_c7', password: 'password of c7' });
+  const token = String(signedIn.body.token);
+  for (const { url } of instances) assert.is((await get(url, '/api/v1/overview', token)).status, 200);
+  assert.is((await post(instances[0]!.url, '/api/v1/auth/delete', { username: 'user_c7', password: 'password of c7' })).status, 204);
+  const refusedEverywhere = await within(1000, async () => {
+    const statuses = await Promise.all(instances.map(({ url }) => get(url, '/api/v1/overview', token).then((a) => a.status)));
+    return statuses.every((status) => status === 401);
+  });
+  assert.ok(refusedEverywhere, 'refused by every instance within 1 s');
+});
+
+test('the anonymous budget holds for the cluster, not per instance', async () => {
+  const client = new Redis(redis.url);
+  const keys = await client.keys('rate:anonymous:*');
+  if (keys.length) await client.del(...keys);
+  client.disconnect();
+  const statuses: number[] = [];
+  for (let i = 0; i < 50; i++) statuses.push((await fetch(`${through}/api/v1/endpoints`)).status);
+  assert.equal(statuses.filter((s) => s === 200).length, 40);
+  assert.equal(statuses.slice(40), Array(10).fill(429));
+});
+
+test('SIGKILL of one instance during a burst of registrations: no acknowledged account is lost, the others serve', async () => {
+  const burst = Array.from({ length: 120 }, (_, n) => post(through, '/api/v1/auth/register', newUser(`k${n}`)).catch(() => ({ status: 0, body: {} })));
+  await new Promise((resolve) => setTimeout(resolve, 30));
+  instances[1]!.server.child.kill('SIGKILL');
+  const answers = await Promise.all(burst);
+  const acknowledged = answers.flatMap((answer, n) => (answer.status === 201 ? [n] : []));
+  assert.ok(acknowledged.length > 0, `some registrations were acknowledged: ${answers.map((a) => a.status)}`);
+  for (const n of acknowledged) {
+    const signIn = await post(through, '/api/v1/auth/authenticate', { username: `user_k${n}`, password: `password of k${n}` });
+    assert.is(signIn.status, 200, `user_k${n} was acknowledged, so it must sign in`);
+  }
+  for (let i = 0; i < 6; i++) assert.is((await fetch(`${through}/api/ping`)).status, 200, 'the two others keep serving');
+});
+
+test('Redis stopped: reads go on, account requests are 503 with Retry-After; Redis back: everything works', async () => {
+  const alive = instances.filter((i) => i.server.child.exitCode === null && i.server.child.signalCode === null);
+  await redis.stop();
+  try {
+    for (let i = 0; i < 4; i++) assert.is((await fetch(`${through}/api/v1/overview`)).status, 200);
+    const refused = await post(alive[0]!.url, '/api/v1/auth/authenticate', { username: 'user_c1', password: 'password of c1' });
+    assert.is(refused.status, 503);
+    assert.match(refused.headers.get('retry-after') ?? '', /^\d+$/);
+    assert.match(String(refused.body.message), /^The accounts store is unreachable/);
+    assert.is((await post(alive[1]!.url, '/api/v1/auth/register', newUser('during_outage'))).status, 503);
+  } finally {
+    await redis.start();
+  }
+  let last = '';
+  const back = await within(15_000, async () => {
+    const answer = await post(through, '/api/v1/auth/authenticate', { username: 'user_c1', password: 'password of c1' });
+    last = `${answer.status} ${JSON.stringify(answer.body)}`;
+    return answer.status === 200;
+  });
+  assert.ok(back, `signs in again once Redis is back (last answer: ${last})`);
+  assert.is((await post(through, '/api/v1/auth/register', newUser('after_outage'))).status, 201);
+});
+
+test('accounts exported from a file store and imported into Redis sign in with their old passwords', async () => {
+  const file = join(await tempDir(), 'accounts.json');
+  const cli = async (args: string[], env: Record<string, string>, input?: string) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/accounts.ts', ...args], { cwd: ROOT, env: { ...process.env, ...TEST_ENV, ...env }, stdio: ['pipe', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk) => (stdout += chunk));
+    child.stderr.on('data', (chunk) => (stderr += chunk));
+    child.stdin.end(input ?? '');
+    const [code] = (await once(child, 'exit')) as [number];
+    return { code, stdout, stderr };
+  };
+  for (const name of ['moved_one', 'moved_two']) {
+    const created = await cli(['create', '--username', name, '--email', `${name}@example.org`], { ACCOUNTS_FILE: file, ACCOUNT_PASSWORD: `password of ${name}` });
+    assert.is(created.code, 0, created.stderr);
+  }
+  const exported = await cli(['export'], { ACCOUNTS_FILE: file });
+  assert.is(exported.code, 0, exported.stderr);
+  const redisEnv = { ACCOUNTS_STORE: 'redis', REDIS_URL: redis.url, JWT_SECRET: SHARED.JWT_SECRET };
+  const imported = await cli(['import'], redisEnv, exported.stdout);
+  assert.is(imported.code, 0, imported.stderr);
+  assert.match(imported.stdout, /^imported 2 accounts into the shared Redis/);
+  const again = await cli(['import'], redisEnv, exported.stdout);
+  assert.is(again.code, 1);
+  assert.match(again.stderr, /refused: username 'moved_one' and email 'moved_one@example.org' already there/);
+  for (const name of ['moved_one', 'moved_two']) {
+    assert.is((await post(through, '/api/v1/auth/authenticate', { username: name, password: `password of ${name}` })).status, 200, name);
+  }
+});
+
+test.after(async () => {
+  await nginx.stop();
+  for (const { server } of instances) if (server.child.exitCode === null && server.child.signalCode === null) server.child.kill('SIGKILL');
+  await redis.stop();
+});
+test.run();
