@@ -6,7 +6,7 @@ import type { AccountOptions } from './accounts/open.ts';
 import { openAccounts } from './accounts/open.ts';
 import type { AccountService } from './accounts/service.ts';
 import type { Catalog } from './catalog/catalog.ts';
-import { FAMILY_NAMES } from './catalog/families.ts';
+import { family, FAMILY_NAMES } from './catalog/families.ts';
 import type { Config } from './config/env.ts';
 import type { Logger } from './config/logger.ts';
 import { docsRoutes } from './docs/routes.ts';
@@ -86,7 +86,7 @@ export function catalogRouter(deps: RouteDeps): Router {
   socialRoutes(router, deps);
   for (const name of FAMILY_NAMES) {
     if (name === 'overview') continue;
-    if (deps.served.current.catalog.store(name).family.translation) {
+    if (family(name).translation) {
       translationRoutes(router, deps, name, `/api/v1/${name}/:uuid`, positionOf);
     }
     recordRoutes(router, deps, name);
@@ -157,14 +157,14 @@ export function createServer(config: Config, parts: ServiceParts): Server {
 }
 
 /**
- * Starts the service on a loaded catalog: opens the accounts, creates the limits, listens,
+ * Starts the service on a loaded catalog (none yet only under WATCH_DATA, which waits for good data): opens the accounts, creates the limits, listens,
  * says where it can be reached, watches the data when asked, and stops gracefully on
  * SIGTERM or SIGINT. Rejects with a message naming what could not be used.
  *
  * @example
  * const server = await startService(config, catalog, log);
  */
-export async function startService(config: Config, catalog: Catalog, log: Logger): Promise<Server> {
+export async function startService(config: Config, catalog: Catalog | undefined, log: Logger): Promise<Server> {
   const accounts = await openAccounts(accountOptions(config), log).catch((error: Error) => {
     throw new Error(`cannot open the accounts: ${error.message}`);
   });

@@ -22,9 +22,14 @@ async function refuse(lines: string): Promise<never> {
 
 const started = performance.now();
 const { lines, result } = await checkData(config.DATA_DIR, config.DEFAULT_LANGUAGE);
-if (!result.ok) {
+if (!result.ok && !config.WATCH_DATA) {
   await refuse(lines.join('\n'));
+} else if (!result.ok) {
+  // Under npm run dev the watcher can repair broken data: start, answer 503 until it is good.
+  log.warn(`${lines.join('\n')}\nstarting without a catalog: requests get 503 until the data is good`);
+  await startService(config, undefined, log).catch((error: Error) => refuse(error.message));
 } else {
+  if (lines.length > 1) log.warn(lines.slice(0, -1).join('\n'));
   log.info(summarize(result.catalog, performance.now() - started));
   await startService(config, result.catalog, log).catch((error: Error) => refuse(error.message));
 }

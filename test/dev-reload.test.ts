@@ -67,7 +67,7 @@ test('an invalid edit prints its problems and the last good catalog keeps servin
   await writeJson('actors.json', actors.map((a, i) => (i === 0 ? { ...a, last_name: 'Never served', gender: 5 } : a)));
   await until('the problems to be printed', () => dev.output().slice(printed).includes('still serving the last good catalog'));
   const report = dev.output().slice(printed);
-  assert.match(report, `actors.json: record 0 (uuid ${actor.uuid}) /gender: must be one of 0, 1, 2, 9, got 5`);
+  assert.match(report, new RegExp(`actors\\.json:\\d+:\\d+: record 0 \\(uuid ${actor.uuid}\\) /gender: must be one of 0, 1, 2, 9, got 5`));
   const now = await served(actorPath);
   assert.is(now.body.last_name, 'Edited-in-dev');
   assert.is(now.etag, good.etag);
@@ -77,10 +77,44 @@ test('an invalid edit prints its problems and the last good catalog keeps servin
   assert.is((await served(actorPath)).body.last_name, 'Edited-in-dev');
 });
 
+test('reverting to the last good state says, in one line, that the data is good again', async () => {
+  const printed = dev.output().length;
+  await writeJson('actors.json', actors.map((a, i) => (i === 0 ? { ...a, last_name: 'Edited-in-dev' } : a)));
+  await until('the good-again line', () => dev.output().slice(printed).includes('the data is good again: it is what was served before'));
+  assert.is((await served(actorPath)).body.last_name, 'Edited-in-dev');
+});
+
 test('fixing the file serves it again, also when an editor saves by renaming a new file over it', async () => {
   await writeJson('actors.json.new', actors);
   await rename(join(data, 'actors.json.new'), join(data, 'actors.json'));
   await until('the original actor', async () => (await served(actorPath)).body.last_name === actor.last_name);
+});
+
+test('npm run dev starts on broken data: 503 in the error shape until the data is good, then a line says it is', async () => {
+  const broken = join(await tempDir(), 'data');
+  await cp(join(ROOT, 'data'), broken, { recursive: true });
+  const good = await readFile(join(broken, 'actors.json'), 'utf8');
+  await writeFile(join(broken, 'actors.json'), good.replace('"gender": 2', '"gender": "female"'));
+  const waiting = startServer({ DATA_DIR: broken, ACCOUNTS_FILE: join(await tempDir(), 'accounts.json'), RATE_LIMIT: 'off' }, 'scripts/dev.ts');
+  try {
+    const base = await listeningUrl(waiting);
+    assert.match(waiting.output(), /\/gender: must be one of 0, 1, 2, 9, got "female"/);
+    assert.match(waiting.output(), /starting without a catalog: requests get 503 until the data is good/);
+    const refused = await fetch(`${base}/api/v1/actors`);
+    assert.is(refused.status, 503);
+    assert.is(refused.headers.get('content-type'), 'application/json');
+    assert.ok(refused.headers.get('retry-after'));
+    assert.match(String(((await refused.json()) as Row).message), /^No catalog is served yet/);
+    assert.is((await fetch(`${base}/api/ping`)).status, 200, 'the health check answers');
+    await writeFile(join(broken, 'actors.json'), good);
+    const deadline = Date.now() + 15_000;
+    while (!waiting.output().includes('the data is good again: serving catalog') && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    assert.match(waiting.output(), /the data is good again: serving catalog: 110 records/);
+    assert.is((await fetch(`${base}/api/v1/actors`)).status, 200);
+  } finally {
+    waiting.child.kill('SIGTERM');
+    if (waiting.child.exitCode === null) await once(waiting.child, 'exit');
+  }
 });
 
 test.after(async () => {

@@ -59,7 +59,9 @@ test.after(async () => {
 test('GET / in a browser lands on the reference, which shows every family and its endpoints', async () => {
   await page.goto(`${server.url}/`);
   assert.is(new URL(page.url()).pathname, '/api/docs');
-  await page.locator('.info h1.title', { hasText: 'Series catalog API' }).waitFor();
+  // The title names the series of the loaded catalog, from its overview.
+  await page.locator('.info h1.title', { hasText: 'Low Tide Signal: catalog API' }).waitFor();
+  await page.locator('.info .description', { hasText: 'Reading needs no token' }).waitFor();
   for (const family of FAMILIES.values()) {
     const tag = familyTag(family);
     await page.locator(`#operations-tag-${tag}`).waitFor();
@@ -86,6 +88,20 @@ test('trying a list from the page calls this service and shows its answer', asyn
   assert.match(await operation.locator('.live-responses-table .microlight').first().innerText(), String(first!.uuid));
   await operation.locator('.live-responses-table').scrollIntoViewIfNeeded();
   await page.screenshot({ path: join(dir, 'reference-try-it-out.png') });
+});
+
+test('a by-uuid endpoint runs from "Try it out" without typing a uuid, and public reads show no padlock', async () => {
+  const [first] = await dataFile('episodes.json');
+  const operation = page.locator('#operations-Episodes-getEpisode');
+  await operation.locator('.opblock-summary-control').click();
+  assert.is(await operation.locator('.authorization__btn').count(), 0, 'no padlock on a public read');
+  await operation.locator('.try-out__btn').click();
+  assert.is(await operation.locator('tr[data-param-name="uuid"] input').inputValue(), String(first!.uuid), 'the uuid comes filled in');
+  await operation.locator('.execute').click();
+  const answer = operation.locator('.live-responses-table tbody .response-col_status').first();
+  await answer.waitFor();
+  assert.is((await answer.innerText()).trim(), '200');
+  assert.match(await operation.locator('.live-responses-table .microlight').first().innerText(), String(first!.uuid));
 });
 
 test('nothing was fetched from outside the service, and the page reported no error', () => {

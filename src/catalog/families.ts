@@ -20,6 +20,8 @@ export interface FieldInfo {
   /** Words people search for (names, titles, descriptions, tags…): free text, not an id, link or date. */
   text: boolean;
   relation?: FamilyName;
+  /** The field of the related record that must link back (two-sided relations). */
+  inverse?: string;
 }
 
 /**
@@ -61,8 +63,9 @@ function fieldInfo(name: string, schema: JsonSchema, translated: boolean): Field
   const kind = scalar && kindOf(scalar);
   if (!kind) return undefined;
   const relation = scalar['x-family'] as FamilyName | undefined;
+  const inverse = scalar['x-inverse'];
   const text = kind === 'string' && !relation && !scalar.format && name !== 'uuid' && name !== 'href';
-  return { name, kind, list, translated, text, ...(relation ? { relation } : {}) };
+  return { name, kind, list, translated, text, ...(relation ? { relation } : {}), ...(inverse ? { inverse } : {}) };
 }
 
 function describe(name: FamilyName): Family {

@@ -3,19 +3,24 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Catalog } from './catalog.ts';
 import { FAMILIES, type Family, type FamilyName } from './families.ts';
-import { sortProblems } from './problems.ts';
+import { checkConsistency } from './consistency-check.ts';
+import { locateProblems } from './locate.ts';
+import { refuses, sortProblems } from './problems.ts';
 import { parseJson } from '../lib/json.ts';
 import { checkReferences, type Checked, type CheckedFamily } from './reference-check.ts';
 import { SchemaCheck } from './schema-check.ts';
 import { FamilyStore } from './store.ts';
 import type { CatalogRecord, Problem, Translation } from './types.ts';
 
+/** A loaded catalog (with the warnings it can be served despite), or every problem that refused it. */
 export type LoadResult =
-  | { ok: true; catalog: Catalog; files: number }
+  | { ok: true; catalog: Catalog; files: number; warnings: Problem[] }
   | { ok: false; problems: Problem[] };
 
 interface Read {
   problems: Problem[];
+  /** Files whose JSON does not parse. */
+  unparsed: Set<string>;
   hash: ReturnType<typeof createHash>;
   files: number;
 }
@@ -36,6 +41,7 @@ async function readJson(dir: string, file: string, read: Read): Promise<unknown>
   const parsed = parseJson(text);
   if ('error' in parsed) {
     read.problems.push({ file, line: parsed.error.line, column: parsed.error.column, message: `invalid JSON: ${parsed.error.message}` });
+    read.unparsed.add(file);
     return undefined;
   }
   return parsed.value;
@@ -51,34 +57,36 @@ async function readJson(dir: string, file: string, read: Read): Promise<unknown>
  * if (!result.ok) console.error(result.problems.map(formatProblem).join('\n'));
  */
 export async function loadCatalog(dir: string, options: { defaultLanguage: string }): Promise<LoadResult> {
-  const read: Read = { problems: [], hash: createHash('sha256'), files: 0 };
+  const read: Read = { problems: [], unparsed: new Set(), hash: createHash('sha256'), files: 0 };
   const schemas = new SchemaCheck();
   const checked = new Map<FamilyName, CheckedFamily>();
 
   for (const family of FAMILIES.values()) {
     const check = async (file: string, schema: object) => {
-      const before = read.problems.length;
       const value = await readJson(dir, file, read);
       const result = schemas.run(file, value ?? [], schema, family);
-      read.problems.push(...result.problems);
-      const unreadable = read.problems.length > before && (value === undefined || !Array.isArray(value));
-      return { ...result, unreadable };
+      // A file that does not parse is one problem (its JSON syntax), reported by readJson.
+      if (value !== undefined) read.problems.push(...result.problems);
+      return { ...result, unreadable: read.unparsed.has(file) || (value !== undefined && !Array.isArray(value)) };
     };
     const records = await check(family.file, family.schema);
-    const translations = family.translation ? (await check(family.translation.file, family.translation.schema)).valid : [];
-    checked.set(family.name, { family, records: records.valid, translations, uuids: records.uuids, unreadable: records.unreadable });
+    const translations = family.translation ? (await check(family.translation.file, family.translation.schema)).records : [];
+    checked.set(family.name, { family, records: records.records, translations, uuids: records.uuids, unreadable: records.unreadable });
   }
 
   const languages = overviewLanguages(checked.get('overview')!, options.defaultLanguage, read);
-  read.problems.push(...checkReferences(checked, languages, options.defaultLanguage));
-  if (read.problems.length > 0) return { ok: false, problems: sortProblems(read.problems) };
+  read.problems.push(...checkReferences(checked, languages, options.defaultLanguage), ...checkConsistency(checked));
+  const refused = read.problems.some((problem) => refuses(problem));
+  // Lines and columns come from the source texts, read again only when there is something to point at.
+  if (read.problems.length > 0) await locateProblems(dir, read.problems);
+  if (refused) return { ok: false, problems: sortProblems(read.problems) };
 
   const stores = new Map<FamilyName, FamilyStore>();
   for (const { family, records, translations } of checked.values()) {
     stores.set(family.name, buildStore(family, records, translations, languages!, options.defaultLanguage));
   }
   const version = read.hash.digest('hex').slice(0, 16);
-  return { ok: true, catalog: new Catalog(stores, languages!, options.defaultLanguage, version), files: read.files };
+  return { ok: true, catalog: new Catalog(stores, languages!, options.defaultLanguage, version), files: read.files, warnings: sortProblems(read.problems) };
 }
 
 /** The catalog's languages from the one overview record, after checking the record count. */

@@ -47,48 +47,72 @@ function explain(error: ErrorObject, family: Family): string {
 }
 
 export interface SchemaResult {
-  valid: Checked[];
+  /** Every element that is an object, valid or not, with its position: later checks look at each field on its own. */
+  records: Checked[];
+  /** Whether every element matched its schema. */
+  valid: boolean;
   /** Uuids of every element, valid or not, so relations to a broken record are not reported twice. */
   uuids: Set<string>;
   problems: Problem[];
 }
 
+/** ajv's errors about one value, merged: a wrong value is one problem, however many rules it breaks. */
+function onePerValue(errors: readonly ErrorObject[]): ErrorObject[] {
+  const byPath = new Map<string, ErrorObject>();
+  for (const error of errors) {
+    const params = error.params as Record<string, unknown>;
+    // Missing fields and unknown fields are each their own problem, named by the field.
+    const key = error.keyword === 'required' ? `${error.instancePath}/${params.missingProperty}` : error.keyword === 'additionalProperties' ? `${error.instancePath}/${params.additionalProperty}` : error.instancePath;
+    const kept = byPath.get(key);
+    // The rule that says most about what would be right wins: a list of allowed values first.
+    if (!kept || (error.keyword === 'enum' && kept.keyword !== 'enum')) byPath.set(key, error);
+  }
+  return [...byPath.values()];
+}
+
+/** Where a problem points: the missing or unknown field itself, else the value. */
+function pathOf(error: ErrorObject): string | undefined {
+  const params = error.params as Record<string, unknown>;
+  if (error.keyword === 'required') return `${error.instancePath}/${params.missingProperty}`;
+  if (error.keyword === 'additionalProperties') return `${error.instancePath}/${params.additionalProperty}`;
+  return error.instancePath || undefined;
+}
+
 /**
  * Checks one file's parsed JSON against a record schema: the file must be an array and every
- * element must match. Returns the records that passed (with their positions) and the problems.
+ * element must match. Every element is checked completely (ajv reports every error), and
+ * every element that is an object is returned for the checks across records and files.
  */
 export class SchemaCheck {
   private readonly validators = new Map<string, ValidateFunction>();
   private readonly ajv = createAjv();
 
-  run(
-    file: string,
-    value: unknown,
-    schema: object,
-    family: Family,
-  ): SchemaResult {
-    if (!Array.isArray(value)) return { valid: [], uuids: new Set(), problems: [{ file, message: 'must be a JSON array of records' }] };
+  run(file: string, value: unknown, schema: object, family: Family): SchemaResult {
+    if (!Array.isArray(value)) return { records: [], valid: false, uuids: new Set(), problems: [{ file, message: 'must be a JSON array of records' }] };
     let validate = this.validators.get(file);
     if (!validate) {
       validate = this.ajv.compile(schema);
       this.validators.set(file, validate);
     }
-    const valid: Checked[] = [];
+    const records: Checked[] = [];
     const problems: Problem[] = [];
     const uuids = new Set<string>();
     value.forEach((raw, index) => {
       const record = withoutNulls(raw);
-      const uuid = typeof (record as { uuid?: unknown })?.uuid === 'string' ? (record as { uuid: string }).uuid : undefined;
-      if (uuid) uuids.add(uuid);
-      if (validate(record)) {
-        valid.push({ index, record: record as Record<string, unknown> });
-        return;
-      }
-      for (const error of validate.errors ?? []) {
-        problems.push({ file, record: index, ...(uuid ? { uuid } : {}), ...(error.instancePath ? { path: error.instancePath } : {}), message: explain(error, family) });
+      const isObject = typeof record === 'object' && record !== null && !Array.isArray(record);
+      // A translation row is named by the record it translates.
+      const idKey = family.translation?.file === file ? family.translation.parentKey : 'uuid';
+      const id = isObject ? (record as Record<string, unknown>)[idKey] : undefined;
+      const uuid = typeof id === 'string' ? id : undefined;
+      if (uuid && idKey === 'uuid') uuids.add(uuid);
+      if (isObject) records.push({ index, record: record as Record<string, unknown> });
+      if (validate(record)) return;
+      for (const error of onePerValue(validate.errors ?? [])) {
+        const path = pathOf(error);
+        problems.push({ file, record: index, ...(uuid ? { uuid } : {}), ...(path ? { path } : {}), message: explain(error, family) });
       }
     });
-    return { valid, uuids, problems };
+    return { records, valid: problems.length === 0, uuids, problems };
   }
 }
 

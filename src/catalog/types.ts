@@ -16,4 +16,10 @@ export interface Problem {
   /** JSON pointer inside the record, e.g. `/socials/0/url`. */
   path?: string;
   message: string;
+  /**
+   * `error` (the default) refuses the catalog; `warning` is an inconsistency across files
+   * that the server can live with (`check-data --strict` refuses it too); `note` says what
+   * could not be checked and why.
+   */
+  severity?: 'error' | 'warning' | 'note';
 }

@@ -137,7 +137,7 @@ export const VARIABLES = {
     parse: oneOf('file', 'redis'),
   },
   ACCOUNTS_REDIS_TIMEOUT_MS: { default: '1000', description: 'Longest wait for Redis on an account request before it is answered 503', parse: integer(1, 60000) },
-  ACCOUNTS_FILE: { default: 'var/accounts.json', description: 'JSON file holding the accounts (created with its folder on first use, mode 0600)', parse: path },
+  ACCOUNTS_FILE: { default: 'var/accounts.json', description: 'JSON file holding the accounts (created with its folder at boot when missing, mode 0600)', parse: path },
   JWT_SECRET: {
     default: '',
     description: 'Key signing the bearer tokens (HS256), at least 32 bytes; unset: a random key kept in `jwt-secret` beside `ACCOUNTS_FILE`',

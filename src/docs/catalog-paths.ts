@@ -1,5 +1,5 @@
-import { FAMILIES, type Family } from '../catalog/families.ts';
-import { listParameters, parameter, shapeParameters } from './parameters.ts';
+import { FAMILIES, type Family, type FamilyName } from '../catalog/families.ts';
+import { listParameters, parameter, shapeParameters, uuidParameter } from './parameters.ts';
 import { ALWAYS, errorResponse, PAGE_HEADERS, response, success } from './responses.ts';
 import { componentName, ref, type Json } from './schemas.ts';
 import { capitalize } from '../lib/text.ts';
@@ -62,14 +62,15 @@ function translationPaths(family: Family, base: string, located: { parameters: J
 }
 
 /** The list, random and by-uuid routes of a family (not the overview), and its translations. */
-function familyPaths(family: Family): Record<string, Json> {
+function familyPaths(family: Family, example: string | undefined): Record<string, Json> {
   const name = componentName(family);
   const base = `/api/v1/${family.name}`;
   const tags = [familyTag(family)];
   const language = family.translation ? [parameter('Language'), parameter('AcceptLanguage')] : [];
   const badLanguage = family.translation ? errorResponse('A language the catalog does not have') : undefined;
+  const uuid = uuidParameter(example);
   const byUuid = {
-    parameters: [parameter('Uuid')],
+    parameters: [uuid],
     responses: { 400: errorResponse(`A malformed uuid${badLanguage ? ', or a language the catalog does not have' : ''}`), 404: errorResponse(`No such ${family.singular}`) },
   };
   return {
@@ -109,7 +110,7 @@ function familyPaths(family: Family): Record<string, Json> {
         tags,
         operationId: `get${name}`,
         summary: `One ${family.singular} by uuid`,
-        parameters: [parameter('Uuid'), ...language, ...shapeParameters(family)],
+        parameters: [uuid, ...language, ...shapeParameters(family)],
         responses: { 200: success(`The ${family.singular}`, ref(name), recordHeaders(family, CACHED)), 304: response('NotModified'), ...byUuid.responses, ...ALWAYS },
       },
     },
@@ -118,7 +119,8 @@ function familyPaths(family: Family): Record<string, Json> {
 }
 
 /** `/api/v1/overview`, by its uuid, and its translations. */
-function overviewPaths(overview: Family): Record<string, Json> {
+function overviewPaths(overview: Family, example: string | undefined): Record<string, Json> {
+  const uuid = uuidParameter(example);
   const tags = [familyTag(overview)];
   const answer = {
     200: success('The series overview, with `data_count`', ref('Overview'), recordHeaders(overview, CACHED)),
@@ -134,7 +136,7 @@ function overviewPaths(overview: Family): Record<string, Json> {
         tags,
         operationId: 'getOverviewByUuid',
         summary: 'The series overview, by its uuid',
-        parameters: [parameter('Uuid'), ...language],
+        parameters: [uuid, ...language],
         responses: { ...answer, 404: errorResponse('Not the overview\'s uuid'), ...ALWAYS },
       },
     },
@@ -142,24 +144,25 @@ function overviewPaths(overview: Family): Record<string, Json> {
 }
 
 /** An actor's social accounts. */
-function socialPaths(): Record<string, Json> {
+function socialPaths(example: string | undefined): Record<string, Json> {
   const tags = ['Actors'];
+  const uuid = uuidParameter(example);
   const actor = { 400: errorResponse('A malformed uuid'), 404: errorResponse('No such actor') };
   const list = { type: 'array', items: ref('Social') };
   const base = '/api/v1/actors/{uuid}/socials';
   return {
     [base]: {
-      get: { tags, operationId: 'listActorSocials', summary: "The actor's social accounts", parameters: [parameter('Uuid')], responses: { 200: success('Every social account', list, CACHED), 304: response('NotModified'), ...actor, ...ALWAYS } },
+      get: { tags, operationId: 'listActorSocials', summary: "The actor's social accounts", parameters: [uuid], responses: { 200: success('Every social account', list, CACHED), 304: response('NotModified'), ...actor, ...ALWAYS } },
     },
     [`${base}/random`]: {
-      get: { tags, operationId: 'randomActorSocial', summary: 'A random social account of the actor', parameters: [parameter('Uuid')], responses: { 200: success('One of them', ref('Social'), ['Cache-Control']), ...actor, 404: errorResponse('No such actor, or it has no socials'), ...ALWAYS } },
+      get: { tags, operationId: 'randomActorSocial', summary: 'A random social account of the actor', parameters: [uuid], responses: { 200: success('One of them', ref('Social'), ['Cache-Control']), ...actor, 404: errorResponse('No such actor, or it has no socials'), ...ALWAYS } },
     },
     [`${base}/{social}`]: {
       get: {
         tags,
         operationId: 'getActorSocial',
         summary: 'The actor\'s account on one network',
-        parameters: [parameter('Uuid'), parameter('Social')],
+        parameters: [uuid, parameter('Social')],
         responses: { 200: success('The account', ref('Social'), CACHED), 304: response('NotModified'), ...actor, 404: errorResponse('No such actor, or no account on that network'), ...ALWAYS },
       },
     },
@@ -172,11 +175,11 @@ function socialPaths(): Record<string, Json> {
  * @example
  * Object.keys(catalogPaths()); // ['/api/v1/overview', …, '/api/v1/actors', '/api/v1/actors/random', …]
  */
-export function catalogPaths(): Record<string, Json> {
-  const paths: Record<string, Json> = overviewPaths(FAMILIES.get('overview')!);
+export function catalogPaths(examples: Partial<Record<FamilyName, string>> = {}): Record<string, Json> {
+  const paths: Record<string, Json> = overviewPaths(FAMILIES.get('overview')!, examples.overview);
   for (const family of FAMILIES.values()) {
-    if (family.name !== 'overview') Object.assign(paths, familyPaths(family));
-    if (family.name === 'actors') Object.assign(paths, socialPaths());
+    if (family.name !== 'overview') Object.assign(paths, familyPaths(family, examples[family.name]));
+    if (family.name === 'actors') Object.assign(paths, socialPaths(examples.actors));
   }
   return paths;
 }

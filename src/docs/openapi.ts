@@ -1,4 +1,4 @@
-import { FAMILIES } from '../catalog/families.ts';
+import { FAMILIES, type FamilyName } from '../catalog/families.ts';
 import { FILTER_OPERATORS } from '../catalog/filter-syntax.ts';
 import { catalogPaths, familyTag } from './catalog-paths.ts';
 import { componentParameters, type ParameterOptions } from './parameters.ts';
@@ -8,8 +8,13 @@ import { componentSchemas, type Json } from './schemas.ts';
 import { accountPaths, metaPaths } from './service-paths.ts';
 import { PACKAGE as pkg } from '../lib/package-info.ts';
 
-/** What the document says about this deployment. */
-export type OpenApiOptions = ParameterOptions;
+/** What the document says about this deployment and its catalog. */
+export interface OpenApiOptions extends ParameterOptions {
+  /** The series, from the overview: the document's title. */
+  series?: string;
+  /** A uuid per family, from the loaded catalog: the example of every `{uuid}`, so "Try it out" needs no typing. */
+  examples?: Partial<Record<FamilyName, string>>;
+}
 
 /** The overview the reference page opens with (Markdown), short so the families show at once. */
 function introduction(): string {
@@ -18,6 +23,9 @@ function introduction(): string {
     `${pkg.description}.`,
     '',
     `**Lists** answer a bare JSON array: \`page\` and \`size\` page it (\`X-Pagination-*\` and \`Link\` headers say where you are), \`sort\` and \`order\` sort it, and every other parameter filters on the field it names, with an operator at the start of the value (${operators}); each filter parameter says which its field takes and what they mean.`,
+    '',
+    '**Try it**: open an operation, press *Try it out*, then *Execute*; every `{uuid}` comes filled in with a record of this catalog. ' +
+      'Reading needs no token: a bearer token (from Accounts) is optional and only raises your rate limit, so the reads here show no padlock.',
     '',
     '**Languages**: episodes, seasons, locations, games and the overview are served in the `language` asked for, else the best match of `Accept-Language`, else the default. ' +
       '**Errors** all have one shape (`Error`). **Caching**: reads carry a strong `ETag`. **Rate limits**: `X-Rate-Limit-*` and `RateLimit` headers on every `/api` answer, 429 with `Retry-After` past the budget; a bearer token from Accounts raises it.',
@@ -65,16 +73,16 @@ export function buildOpenApi(options: OpenApiOptions): Json {
   }));
   return {
     openapi: '3.1.0',
-    info: { title: 'Series catalog API', version: pkg.version, description: introduction(), license: { name: pkg.license, identifier: pkg.license } },
+    info: { title: options.series ? `${options.series}: catalog API` : 'Series catalog API', version: pkg.version, description: introduction(), license: { name: pkg.license, identifier: pkg.license } },
     tags: [
       ...families,
       { name: 'Accounts', description: 'Sign up, sign in and delete; tokens identify clients to the rate limits' },
       { name: 'Service', description: 'Service info, liveness and the route list' },
       { name: 'Reference', description: 'This page and its document' },
     ],
-    // Any request may carry a bearer token; none is required to read.
-    security: [{}, { bearerAuth: [] }],
-    paths: { ...metaPaths(), ...catalogPaths(), ...accountPaths(), ...referencePaths() },
+    // Reads declare no security, so the reference shows them without a padlock: a token is
+    // optional there and the introduction says so; the account operations declare theirs.
+    paths: { ...metaPaths(), ...catalogPaths(options.examples), ...accountPaths(), ...referencePaths() },
     components: {
       schemas: componentSchemas(),
       parameters: componentParameters(options),

@@ -8,6 +8,25 @@ export interface ParameterOptions {
   maxPageSize: number;
 }
 
+/**
+ * The `{uuid}` path parameter, with `example` (a record of the loaded catalog) so that "Try it
+ * out" on the reference page works without typing one.
+ *
+ * @example
+ * uuidParameter('4498b137-a2dc-4b70-9dcb-a4d84d57c5e0'); // { name: 'uuid', in: 'path', …, example: '4498b137-…' }
+ */
+export function uuidParameter(example: string | undefined): Json {
+  return example ? { ...UUID, example } : parameter('Uuid');
+}
+
+const UUID: Json = {
+  name: 'uuid',
+  in: 'path',
+  required: true,
+  description: "The record's uuid (any case). A malformed uuid is a 400, an unknown one a 404.",
+  schema: { type: 'string', format: 'uuid' },
+};
+
 /** A `$ref` to a component parameter. @example parameter('Page'); // { $ref: '#/components/parameters/Page' } */
 export function parameter(name: string): Json {
   return { $ref: `#/components/parameters/${name}` };
@@ -39,7 +58,7 @@ export function componentParameters({ defaultLanguage, maxPageSize }: ParameterO
       description: 'Used when there is no `language` parameter: q-values are honoured and `pt` matches `pt-BR`.',
       schema: { type: 'string', examples: ['pt-BR,pt;q=0.9'] },
     },
-    Uuid: path('uuid', 'The record\'s uuid (any case). A malformed uuid is a 400, an unknown one a 404.', { type: 'string', format: 'uuid' }),
+    Uuid: UUID,
     TranslationLanguage: path('language', 'A language of the catalog (any case).', { type: 'string', examples: [defaultLanguage] }),
     Social: path('social', 'The network\'s name, e.g. `Instagram` (any case).', { type: 'string' }),
   };

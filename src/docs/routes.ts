@@ -34,7 +34,14 @@ export function docsRoutes(router: Router, { served, cacheControl, ...document }
   });
 
   router.get('/api/openapi.json', free, (ctx) => {
-    send(ctx, served.current.cache.get('openapi.json', () => ({ json: JSON.stringify(buildOpenApi(document)) })), cacheControl);
+    const { catalog, cache } = served.current;
+    // Made for the catalog being served: its series names the document, its records fill the examples.
+    const entry = cache.get('openapi.json', () => {
+      const overview = catalog.store('overview').translation(0, catalog.defaultLanguage).fields;
+      const examples = Object.fromEntries([...catalog.stores].flatMap(([name, store]) => (store.size ? [[name, store.records[0]!.uuid]] : [])));
+      return { json: JSON.stringify(buildOpenApi({ ...document, ...(overview.title ? { series: String(overview.title) } : {}), examples })) };
+    });
+    send(ctx, entry, cacheControl);
   });
 
   router.get('/api/docs', free, (ctx) => {

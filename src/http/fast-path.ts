@@ -93,6 +93,7 @@ export class FastPath {
       if (ctx.method !== 'GET' || ctx.url.length > MAX_TARGET_BYTES || !state.route) return;
       const { sent } = ctx.state as SentState;
       const error = (ctx.state as RenderedState).rendered;
+      if (!this.options.served.ready) return;
       const { cache } = this.options.served.current;
       let answer: Known['answer'];
       if (sent && (ctx.status === 200 || ctx.status === 304) && sent.cacheControl !== 'no-store' && cache.peek(sent.entry.key) === sent.entry) {
@@ -139,8 +140,9 @@ export class FastPath {
     const url = req.url ?? '';
     const names = this.vary.get(url);
     const known = names && this.known.get(FastPath.key(url, names, req.headers));
+    if (!known || !this.options.served.ready) return undefined;
     const { cache } = this.options.served.current;
-    if (!known || known.version !== cache.version) return undefined;
+    if (known.version !== cache.version) return undefined;
     if ('error' in known.answer) return { known };
     // Looked up before anything is counted: a request is counted once, here or in Koa.
     const entry = cache.peek(known.answer.cacheKey);

@@ -7,8 +7,10 @@ import type { ServedCatalog } from './state.ts';
 /**
  * Watches `dir` and, after each edit, loads and checks it again: a valid catalog with new
  * bytes replaces the served one in one swap (new data version, so new ETags and an empty
- * response cache); an invalid one prints every problem and the last good catalog stays.
- * Loads never overlap: edits made during a load are picked up by one more load after it.
+ * response cache); an invalid one prints every problem and the last good catalog stays (or,
+ * when there was none yet, requests keep getting 503). Each time the data is good again after
+ * a broken edit, even by a revert to what is served, one line says so. Loads never overlap:
+ * edits made during a load are picked up by one more load after it.
  *
  * @example
  * reloadOnChange(served, { dir: './data', defaultLanguage: 'en-US' }, log); // for the life of the process
@@ -16,16 +18,26 @@ import type { ServedCatalog } from './state.ts';
 export function reloadOnChange(served: ServedCatalog, options: { dir: string; defaultLanguage: string }, log: Logger): void {
   let loading = false;
   let pending = false;
+  let broken = !served.ready;
 
   const loadOnce = async () => {
     const started = performance.now();
     const { lines, result } = await checkData(options.dir, options.defaultLanguage);
     if (!result.ok) {
-      log.warn(`${lines.join('\n')}\nstill serving the last good catalog (version ${served.current.catalog.version})`);
-    } else if (result.catalog.version !== served.current.catalog.version) {
-      served.replace(result.catalog);
-      log.info(`reloaded ${summarize(result.catalog, performance.now() - started)}; version ${result.catalog.version}`);
+      broken = true;
+      const serving = served.ready ? `still serving the last good catalog (version ${served.current.catalog.version})` : 'no catalog served yet: requests get 503 until the data is good';
+      log.warn(`${lines.join('\n')}\n${serving}`);
+      return;
     }
+    if (lines.length > 1) log.warn(lines.slice(0, -1).join('\n'));
+    const summary = summarize(result.catalog, performance.now() - started);
+    if (!served.ready || result.catalog.version !== served.current.catalog.version) {
+      served.replace(result.catalog);
+      log.info(`${broken ? 'the data is good again: serving' : 'reloaded'} ${summary}; version ${result.catalog.version}`);
+    } else if (broken) {
+      log.info(`the data is good again: it is what was served before (version ${result.catalog.version}), still serving it`);
+    }
+    broken = false;
   };
 
   const reload = async () => {

@@ -1,25 +1,40 @@
 import type { Catalog } from '../catalog/catalog.ts';
+import { HttpError } from '../lib/http-error.ts';
 import { ResponseCache } from './cached-response.ts';
 
 /**
  * The catalog being served and the response cache of its version. `replace` swaps both in one
- * assignment, so a request sees either the old pair or the new one, never a mix.
+ * assignment, so a request sees either the old pair or the new one, never a mix. Under
+ * `npm run dev` the server may start before its data is good: until the first good catalog,
+ * reading `current` throws the 503 every catalog request answers.
  *
  * @example
  * const served = new ServedCatalog(catalog, 64 * 2 ** 20);
  * served.replace(reloaded); // the next request sees the new data and an empty cache
  */
 export class ServedCatalog {
-  current: { catalog: Catalog; cache: ResponseCache };
+  #current?: { catalog: Catalog; cache: ResponseCache };
 
   constructor(
-    catalog: Catalog,
+    catalog: Catalog | undefined,
     private readonly cacheBytes: number,
   ) {
-    this.current = { catalog, cache: new ResponseCache(cacheBytes, catalog.version) };
+    if (catalog) this.replace(catalog);
+  }
+
+  /** Whether a catalog is served (false only while `npm run dev` waits for good data). */
+  get ready(): boolean {
+    return this.#current !== undefined;
+  }
+
+  get current(): { catalog: Catalog; cache: ResponseCache } {
+    if (!this.#current) {
+      throw new HttpError(503, 'No catalog is served yet: the data has problems (the server log lists them); it is served as soon as they are fixed', { 'Retry-After': '2' });
+    }
+    return this.#current;
   }
 
   replace(catalog: Catalog): void {
-    this.current = { catalog, cache: new ResponseCache(this.cacheBytes, catalog.version) };
+    this.#current = { catalog, cache: new ResponseCache(this.cacheBytes, catalog.version) };
   }
 }

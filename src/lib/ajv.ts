@@ -7,7 +7,7 @@ const addFormats = formatsPlugin as unknown as typeof formatsPlugin.default;
 
 /**
  * An ajv instance for the project's schemas: draft 2020-12, every error reported, strict
- * about unknown keywords except the `x-family` annotation.
+ * about unknown keywords except the `x-family` and `x-inverse` annotations.
  *
  * @example
  * const validate = createAjv().compile({ type: 'string', format: 'date' });
@@ -18,6 +18,6 @@ export function createAjv(): Ajv2020 {
   addFormats(ajv, ['date', 'uri', 'email']);
   ajv.addFormat('local-date-time', isLocalDateTime);
   ajv.addFormat('language-tag', (tag: string) => canonicalLanguage(tag) === tag);
-  ajv.addVocabulary(['x-family']);
+  ajv.addVocabulary(['x-family', 'x-inverse']);
   return ajv;
 }

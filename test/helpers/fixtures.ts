@@ -12,13 +12,15 @@ export interface FixtureOptions {
 }
 
 /**
- * A temporary data directory: `fixtures/base` with the files of `fixtures/problems/<name>`
- * laid over it. Keeps each problem fixture down to the files that differ.
+ * A temporary data directory: `fixtures/base` with the files of `fixtures/<kind>/<name>`
+ * laid over it (warnings also over `fixtures/series`, a season of two episodes). Keeps each
+ * fixture down to the files that differ.
  */
-export async function problemFixture(name: string): Promise<{ dir: string; options: FixtureOptions }> {
+export async function problemFixture(name: string, kind: 'problems' | 'warnings' = 'problems'): Promise<{ dir: string; options: FixtureOptions }> {
   const dir = await mkdtemp(join(tmpdir(), `catalog-${name}-`));
   await cp(join(FIXTURES, 'base'), dir, { recursive: true });
-  await cp(join(FIXTURES, 'problems', name), dir, { recursive: true });
+  if (kind === 'warnings') await cp(join(FIXTURES, 'series'), dir, { recursive: true });
+  await cp(join(FIXTURES, kind, name), dir, { recursive: true });
   let options: FixtureOptions = {};
   try {
     options = JSON.parse(await readFile(join(dir, 'options.json'), 'utf8')) as FixtureOptions;

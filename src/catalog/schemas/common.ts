@@ -5,7 +5,8 @@ import { UUID_PATTERN } from '../../lib/formats.ts';
  *
  * The schemas are plain JSON Schema (draft 2020-12, the dialect of OpenAPI 3.1) so the same
  * objects drive validation (ajv), filter typing and the OpenAPI document.
- * `x-family` marks a string field as a root-relative href to a record of that family.
+ * `x-family` marks a string field as a root-relative href to a record of that family, and
+ * `x-inverse` names the field of that record that links back (the two sides must agree).
  */
 export interface JsonSchema {
   type?: 'string' | 'integer' | 'number' | 'boolean' | 'object' | 'array';
@@ -24,13 +25,17 @@ export interface JsonSchema {
   additionalProperties?: boolean;
   examples?: readonly unknown[];
   'x-family'?: string;
+  'x-inverse'?: string;
 }
 
 export const uuid: JsonSchema = { type: 'string', pattern: UUID_PATTERN, description: 'Lowercase UUID' };
 
-/** A relation: `/api/v1/<family>/<uuid>` of an existing record of `family`. */
-export function href(family: string): JsonSchema {
-  return { type: 'string', 'x-family': family, description: `Href of a ${family} record` };
+/**
+ * A relation: `/api/v1/<family>/<uuid>` of an existing record of `family`; `inverse` names
+ * the field of that record that must link back.
+ */
+export function href(family: string, inverse?: string): JsonSchema {
+  return { type: 'string', 'x-family': family, ...(inverse ? { 'x-inverse': inverse } : {}), description: `Href of a ${family} record` };
 }
 
 export const text: JsonSchema = { type: 'string', minLength: 1 };
@@ -56,11 +61,16 @@ export function object(properties: Record<string, JsonSchema>, required: readonl
   return { type: 'object', properties, required, additionalProperties: false };
 }
 
-/** Fields every record carries; `media` adds the image list where the family has one. */
-export function recordFields(family: string, media: { images: boolean }): Record<string, JsonSchema> {
+/**
+ * Fields every record carries, around its own: `uuid` and `href` first, then (`after`) the
+ * media, sources and timestamps; `media.images` adds the image list where the family has one.
+ * The order is the canonical key order of the data files.
+ */
+export function recordFields(family: string, own: Record<string, JsonSchema>, media: { images: boolean }): Record<string, JsonSchema> {
   return {
     uuid,
     href: { type: 'string', description: `/api/v1/${family}/<uuid>` },
+    ...own,
     thumbnail: url,
     ...(media.images ? { images: listOf(url) } : {}),
     sources: listOf(url),
@@ -69,4 +79,5 @@ export function recordFields(family: string, media: { images: boolean }): Record
   };
 }
 
-export const RECORD_REQUIRED = ['uuid', 'href', 'created_at', 'updated_at'] as const;
+/** Fields every record must have; `created_at` and `updated_at` may be left out (HawAPI's own data does). */
+export const RECORD_REQUIRED = ['uuid', 'href'] as const;

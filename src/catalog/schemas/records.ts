@@ -33,7 +33,7 @@ function translation(parentKey: string, fields: Record<string, JsonSchema>, requ
 }
 
 function record(family: string, fields: Record<string, JsonSchema>, required: string[] = [], images = true) {
-  return object({ ...recordFields(family, { images }), ...fields }, [...RECORD_REQUIRED, ...required]);
+  return object(recordFields(family, fields, { images }), [...RECORD_REQUIRED, ...required]);
 }
 
 const titled = { title: text, description: text };
@@ -41,11 +41,7 @@ const titled = { title: text, description: text };
 export const SCHEMAS = {
   overview: {
     record: object(
-      {
-        ...recordFields('overview', { images: false }),
-        creators: listOf(text),
-        languages: { ...listOf(language), minItems: 1 },
-      },
+      recordFields('overview', { creators: listOf(text), languages: { ...listOf(language), minItems: 1 } }, { images: false }),
       [...RECORD_REQUIRED, 'languages'],
     ),
     translation: translation('overview_uuid', titled, ['title']),
@@ -61,14 +57,14 @@ export const SCHEMAS = {
         nationality: text,
         seasons: listOf(href('seasons')),
         awards: listOf(text),
-        character: href('characters'),
+        character: href('characters', 'actor'),
         socials: listOf(social),
       },
       ['first_name'],
     ),
   },
   characters: {
-    record: record('characters', { ...names, birth_date: date, death_date: date, gender, actor: href('actors') }, [
+    record: record('characters', { ...names, birth_date: date, death_date: date, gender, actor: href('actors', 'character') }, [
       'first_name',
     ]),
   },
@@ -76,9 +72,9 @@ export const SCHEMAS = {
     record: record('episodes', {
       duration: milliseconds,
       episode_num: { ...count, minimum: 1 },
-      season: href('seasons'),
-      next_episode: href('episodes'),
-      prev_episode: href('episodes'),
+      season: href('seasons', 'episodes'),
+      next_episode: href('episodes', 'prev_episode'),
+      prev_episode: href('episodes', 'next_episode'),
     }),
     translation: translation('episode_uuid', titled, ['title']),
   },
@@ -88,10 +84,10 @@ export const SCHEMAS = {
       duration_total: milliseconds,
       release_date: date,
       budget: count,
-      episodes: listOf(href('episodes')),
+      episodes: listOf(href('episodes', 'season')),
       soundtracks: listOf(href('soundtracks')),
-      next_season: href('seasons'),
-      prev_season: href('seasons'),
+      next_season: href('seasons', 'prev_season'),
+      prev_season: href('seasons', 'next_season'),
     }),
     translation: translation('season_uuid', { ...titled, genres: listOf(text), trailers: listOf(url) }, ['title']),
   },
