@@ -88,6 +88,9 @@ test('fixing the file serves it again, also when an editor saves by renaming a n
   await writeJson('actors.json.new', actors);
   await rename(join(data, 'actors.json.new'), join(data, 'actors.json'));
   await until('the original actor', async () => (await served(actorPath)).body.last_name === actor.last_name);
+  // The file was replaced: edits to the new one are seen too.
+  await writeJson('actors.json', actors.map((a, i) => (i === 0 ? { ...a, last_name: 'After-the-rename' } : a)));
+  await until('the edit after the rename', async () => (await served(actorPath)).body.last_name === 'After-the-rename');
 });
 
 test('npm run dev starts on broken data: 503 in the error shape until the data is good, then a line says it is', async () => {
@@ -106,6 +109,7 @@ test('npm run dev starts on broken data: 503 in the error shape until the data i
     assert.ok(refused.headers.get('retry-after'));
     assert.match(String(((await refused.json()) as Row).message), /^No catalog is served yet/);
     assert.is((await fetch(`${base}/api/ping`)).status, 200, 'the health check answers');
+    assert.is((await fetch(`${base}/api/openapi.json`)).status, 200, 'the reference page still has its document');
     await writeFile(join(broken, 'actors.json'), good);
     const deadline = Date.now() + 15_000;
     while (!waiting.output().includes('the data is good again: serving catalog') && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));

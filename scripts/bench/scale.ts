@@ -68,9 +68,10 @@ async function rowsOf(dir: string, file: string): Promise<Record<string, unknown
  * answers; `cacheMb: '0'` turns the response cache off. 1M records need a larger heap than
  * Node's default, which the README tells such deployments to set.
  */
-async function boot(dir: string, cacheMb?: string): Promise<{ server: Child; base: string; readyMs: number }> {
+async function boot(dir: string, cacheMb?: string, records = 0): Promise<{ server: Child; base: string; readyMs: number }> {
   const port = await freePort();
-  const args = compiledServer('--max-old-space-size=16384');
+  // Node's default heap holds catalogs up to a few hundred thousand records; a million needs more, as the README says.
+  const args = compiledServer(...(records >= 1_000_000 ? ['--max-old-space-size=8192'] : []));
   const started = performance.now();
   const server = await startChild(
     args,
@@ -132,7 +133,7 @@ export async function measureScale(options: ScaleOptions): Promise<ScaleRow[]> {
     let searchMatches = 0;
     for (const mode of ['served', 'computed'] as const) {
       options.progress(`${label} records: booting (response cache ${mode === 'served' ? 'on' : 'off'})`);
-      const started = await boot(dir, mode === 'computed' ? '0' : undefined);
+      const started = await boot(dir, mode === 'computed' ? '0' : undefined, records);
       try {
         if (mode === 'served') {
           figures = await bootFigures(started.server, started.readyMs, options.settleSeconds);

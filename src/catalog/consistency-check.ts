@@ -10,26 +10,26 @@ type Warn = (file: string, at: Checked, path: string | undefined, message: strin
 /** Both sides of every two-sided relation of the schemas (`x-inverse`) agree; nothing links to itself. */
 function twoSided(checked: ReadonlyMap<FamilyName, CheckedFamily>, byHref: Map<string, Checked>, warn: Warn): void {
   for (const { family, records } of checked.values()) {
-    const relations = [...family.fields.values()].filter((f) => f.relation);
+    // Only links that have another side, or can point to their own record, need a look.
+    const relations = [...family.fields.values()].filter((f) => f.relation && (f.inverse || f.relation === family.name));
+    if (relations.length === 0) continue;
     for (const at of records) {
-      const uuid = at.record.uuid;
-      if (typeof uuid !== 'string') continue;
-      const own = hrefOf(family.name, uuid);
+      const own = at.record.href;
+      if (typeof own !== 'string') continue;
       for (const field of relations) {
         for (const target of asList(at.record[field.name])) {
           if (target === own && field.relation === family.name) {
             warn(family.file, at, `/${field.name}`, `points to the record itself; remove it or point to another ${family.singular}`);
             continue;
           }
-          // An href into another family is an error of its own: nothing to compare.
-          if (!target.startsWith(`/api/v1/${field.relation}/`)) continue;
           const other = field.inverse ? byHref.get(target) : undefined;
-          // A link back that is itself wrong (no such record, another family) is an error of its own, reported there.
-          const back = other && field.inverse ? asList(other.record[field.inverse]) : [];
+          // An href into another family, or a link back that is itself wrong, is an error of its own.
+          if (!other || !target.startsWith(`/api/v1/${field.relation}/`)) continue;
+          const back = asList(other.record[field.inverse!]);
           if (back.some((href) => !byHref.has(href) || !href.startsWith(`/api/v1/${family.name}/`))) continue;
-          if (other && field.inverse && !back.includes(own)) {
+          if (!back.includes(own)) {
             const { file, fields } = checked.get(field.relation!)!.family;
-            const verb = fields.get(field.inverse)?.list ? 'list' : 'be';
+            const verb = fields.get(field.inverse!)?.list ? 'list' : 'be';
             warn(family.file, at, `/${field.name}`, `'${target}' does not link back: its ${field.inverse} (${file}, record ${other.index}) should ${verb} '${own}'`);
           }
         }
@@ -86,9 +86,12 @@ export function checkConsistency(checked: ReadonlyMap<FamilyName, CheckedFamily>
     problems.push({ file, record: at.index, ...(uuid ? { uuid } : {}), ...(path ? { path } : {}), severity: 'warning', message });
   };
   if ([...checked.values()].some((f) => f.unreadable)) return problems;
+  // Only the families a two-sided link points into are looked up by href (the loader has
+  // already refused an href that does not match its uuid).
+  const targets = new Set([...checked.values()].flatMap(({ family }) => [...family.fields.values()].filter((f) => f.inverse).map((f) => f.relation!)));
   const byHref = new Map<string, Checked>();
-  for (const { family, records } of checked.values()) {
-    for (const at of records) if (typeof at.record.uuid === 'string') byHref.set(hrefOf(family.name, at.record.uuid), at);
+  for (const name of targets) {
+    for (const at of checked.get(name)!.records) if (typeof at.record.href === 'string') byHref.set(at.record.href, at);
   }
   twoSided(checked, byHref, warn);
   seasons(checked, warn);

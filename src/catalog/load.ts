@@ -27,9 +27,9 @@ interface Read {
 
 /** Reads and parses one file; a missing file is `undefined` (an empty family), not a problem. */
 async function readJson(dir: string, file: string, read: Read): Promise<unknown> {
-  let text: string;
+  let bytes: Buffer;
   try {
-    text = await readFile(join(dir, file), 'utf8');
+    bytes = await readFile(join(dir, file));
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'ENOENT') return undefined;
@@ -37,8 +37,9 @@ async function readJson(dir: string, file: string, read: Read): Promise<unknown>
     return undefined;
   }
   read.files++;
-  read.hash.update(`${file}\0${text}\0`);
-  const parsed = parseJson(text);
+  // The bytes as read are hashed: no copy of a text that may be hundreds of megabytes.
+  read.hash.update(`${file}\0`).update(bytes).update('\0');
+  const parsed = parseJson(bytes.toString('utf8'));
   if ('error' in parsed) {
     read.problems.push({ file, line: parsed.error.line, column: parsed.error.column, message: `invalid JSON: ${parsed.error.message}` });
     read.unparsed.add(file);
