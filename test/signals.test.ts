@@ -7,38 +7,67 @@ import * as assert from 'uvu/assert';
 import { freePort } from '../scripts/bench/ports.ts';
 import { newUser } from './helpers/accounts-app.ts';
 import { tempDir, TEST_ENV } from './helpers/http.ts';
-import { ROOT } from './helpers/spawn.ts';
+import { childPids, gone, ROOT } from './helpers/spawn.ts';
 import { parseAnswer } from './helpers/wire.ts';
 
-/** `npm start` exactly as the README says, on a free port; resolves once it listens. */
-async function npmStart(): Promise<{ npm: ChildProcess; port: number; output: () => string }> {
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** `promise`, or a failure naming `what` after `ms`: a server that ignores its signal fails the test instead of hanging it. */
+function within<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`${what}: nothing after ${ms} ms`)), ms)));
+  return Promise.race([promise, late]).finally(() => clearTimeout(timer));
+}
+
+/** npm's exit code once it has exited (null when a signal ended it). */
+async function exitOf(npm: ChildProcess): Promise<number | null> {
+  if (npm.exitCode !== null || npm.signalCode !== null) return npm.exitCode;
+  const [code] = (await within(once(npm, 'exit'), 15_000, 'npm exit')) as [number | null];
+  return code;
+}
+
+/**
+ * `npm start` exactly as the README says, on a free port; resolves once it listens. npm leads
+ * a process group of its own, as in a terminal, so Ctrl-C can be replayed and `killStray`
+ * can end whatever a failed test leaves behind.
+ */
+async function npmStart(env: Record<string, string> = {}): Promise<{ npm: ChildProcess; port: number; output: () => string }> {
   const port = await freePort();
   const dir = await tempDir();
-  const npm = spawn('npm', ['start'], { cwd: ROOT, env: { ...process.env, ...TEST_ENV, LOG_LEVEL: 'info', PORT: String(port), HOST: '127.0.0.1', ACCOUNTS_FILE: `${dir}/accounts.json` }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const npm = spawn('npm', ['start'], {
+    cwd: ROOT,
+    env: { ...process.env, ...TEST_ENV, LOG_LEVEL: 'info', PORT: String(port), HOST: '127.0.0.1', ACCOUNTS_FILE: `${dir}/accounts.json`, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
+  });
   let output = '';
   npm.stdout!.on('data', (chunk) => (output += chunk));
   npm.stderr!.on('data', (chunk) => (output += chunk));
   for (let i = 0; i < 1200 && !/listening on/.test(output); i++) {
     if (npm.exitCode !== null) throw new Error(`npm start exited: ${output}`);
-    await new Promise((r) => setTimeout(r, 50));
+    await sleep(50);
   }
   return { npm, port, output: () => output };
 }
 
-/** The pids of `pid`'s children. */
-async function children(pid: number): Promise<number[]> {
-  const text = await readFile(`/proc/${pid}/task/${pid}/children`, 'utf8').catch(() => '');
-  return text.split(/\s+/).filter(Boolean).map(Number);
+/** Kills what is left of `npm start`'s process group, so a failing test cannot hang the suite. */
+function killStray(npm: ChildProcess): void {
+  try {
+    process.kill(-npm.pid!, 'SIGKILL');
+  } catch {
+    // Nothing left.
+  }
 }
 
-const alive = (pid: number) => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
+/** The server process under `npm start`: npm's only child, plain node on the compiled code, with no child of its own. */
+async function serverOf(npm: ChildProcess): Promise<number> {
+  const children = await childPids(npm.pid!);
+  assert.is(children.length, 1, `npm runs one process (no shell in between): ${children.join(', ')}`);
+  const node = children[0]!;
+  assert.match((await readFile(`/proc/${node}/cmdline`, 'utf8')).replace(/\0/g, ' '), /^node .*dist\/main\.js/, 'plain node on the compiled server');
+  assert.equal(await childPids(node), [], 'the server starts no process (no transpiler, no esbuild service)');
+  return node;
+}
 
 /** A registration whose body is only half sent: in flight until `finish` sends the rest. */
 function halfSentRegistration(port: number): { finish: () => void; answer: Promise<number> } {
@@ -47,28 +76,60 @@ function halfSentRegistration(port: number): { finish: () => void; answer: Promi
   socket.write(`POST /api/v1/auth/register HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body.slice(0, 10)}`);
   let text = '';
   socket.on('data', (chunk) => (text += chunk));
+  socket.on('error', () => {});
   const answer = new Promise<number>((resolve) => socket.on('close', () => resolve(parseAnswer(text).status)));
   // The rest is written without ending the connection: a client that half-closes may not get its answer.
   return { finish: () => socket.write(body.slice(10)), answer };
 }
 
-for (const target of ['npm', 'node'] as const) {
-  test(`SIGTERM to the ${target} process of \`npm start\`: in-flight requests finish, exit 0, nothing left running`, async () => {
+// Who gets the signal: npm (docker stop or pm2 on `npm start`, a script killing the pid it
+// started), node (systemd, the container's CMD), or the whole process group (Ctrl-C in a
+// terminal: npm and node both get SIGINT, and npm forwards its own to node as well).
+const cases = [
+  ['SIGTERM', 'npm'],
+  ['SIGTERM', 'node'],
+  ['SIGINT', 'npm'],
+  ['SIGINT', 'node'],
+  ['SIGINT', 'process group'],
+] as const;
+
+for (const [signal, target] of cases) {
+  test(`${signal} to the ${target} of \`npm start\`: in-flight requests finish, exit 0, nothing left running`, async () => {
     const { npm, port, output } = await npmStart();
-    const [node] = await children(npm.pid!);
-    assert.ok(node, 'npm runs the server as its direct child (no shell in between)');
-    assert.match((await readFile(`/proc/${node}/cmdline`, 'utf8')).replace(/\0/g, ' '), /^node .*dist\/main\.js/, 'plain node on the compiled server');
-    const inFlight = halfSentRegistration(port);
-    await new Promise((r) => setTimeout(r, 200));
-    process.kill(target === 'npm' ? npm.pid! : node!, 'SIGTERM');
-    await new Promise((r) => setTimeout(r, 300));
-    inFlight.finish();
-    assert.is(await inFlight.answer, 201, 'the request in flight was answered');
-    const [code] = npm.exitCode === null ? ((await once(npm, 'exit')) as [number | null]) : [npm.exitCode];
-    assert.is(code, 0, output());
-    for (let i = 0; i < 40 && alive(node!); i++) await new Promise((r) => setTimeout(r, 50));
-    assert.not.ok(alive(node!), 'no server left running');
+    try {
+      const node = await serverOf(npm);
+      const inFlight = halfSentRegistration(port);
+      await sleep(200);
+      process.kill(target === 'npm' ? npm.pid! : target === 'node' ? node : -npm.pid!, signal);
+      await sleep(300);
+      inFlight.finish();
+      assert.is(await within(inFlight.answer, 10_000, 'the answer in flight'), 201, 'the request in flight was answered');
+      assert.is(await exitOf(npm), 0, output());
+      assert.ok(await gone(node), 'no server left running');
+      assert.match(output(), new RegExp(`${signal}: finishing in-flight requests`));
+    } finally {
+      killStray(npm);
+    }
   });
 }
+
+test('a request that never finishes holds the stop up for SHUTDOWN_GRACE_SECONDS only, then its connection is closed and the exit is still 0', async () => {
+  const { npm, port, output } = await npmStart({ SHUTDOWN_GRACE_SECONDS: '1' });
+  try {
+    const node = await serverOf(npm);
+    const stuck = halfSentRegistration(port);
+    await sleep(200);
+    const signalled = performance.now();
+    process.kill(npm.pid!, 'SIGTERM');
+    const code = await exitOf(npm);
+    const took = performance.now() - signalled;
+    assert.is(code, 0, output());
+    assert.ok(took > 900 && took < 5000, `stopped ${Math.round(took)} ms after SIGTERM`);
+    assert.is(await within(stuck.answer, 1000, 'the stuck connection'), 0, 'the stuck request got no answer: its connection was closed');
+    assert.ok(await gone(node), 'no server left running');
+  } finally {
+    killStray(npm);
+  }
+});
 
 test.run();

@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
+import { readdir, readFile } from 'node:fs/promises';
 
 export const ROOT = new URL('../../', import.meta.url).pathname;
 
@@ -36,4 +37,27 @@ export async function listeningUrl(server: { child: ChildProcess; output: () => 
     await new Promise((r) => setTimeout(r, 50));
   }
   throw new Error(`server did not start: ${server.output()}`);
+}
+
+/** The pids of `pid`'s child processes, whichever of its threads started them (from /proc). */
+export async function childPids(pid: number): Promise<number[]> {
+  const threads = await readdir(`/proc/${pid}/task`).catch(() => [] as string[]);
+  const lists = await Promise.all(threads.map((tid) => readFile(`/proc/${pid}/task/${tid}/children`, 'utf8').catch(() => '')));
+  return lists.join(' ').split(/\s+/).filter(Boolean).map(Number);
+}
+
+/** Whether a process with this pid still exists (a zombie counts until it is reaped). */
+export function isRunning(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Waits up to `timeoutMs` for `pid` to be gone; true when it is. */
+export async function gone(pid: number, timeoutMs = 2000): Promise<boolean> {
+  for (const deadline = Date.now() + timeoutMs; isRunning(pid) && Date.now() < deadline; ) await new Promise((r) => setTimeout(r, 50));
+  return !isRunning(pid);
 }
