@@ -1,34 +1,54 @@
 // npm run build: compiles src/ to dist/ with tsc and copies the reference page's own files.
-// `npm start` runs it first with --if-stale: it builds only when dist/ is missing or older
-// than a source, so it also works after `npm prune --omit=dev` (without TypeScript) on a
+// `npm start` runs it first with --if-stale: it builds only when dist/ is missing or was built
+// from other sources, so it also works after `npm prune --omit=dev` (without TypeScript) on a
 // current build. Plain JavaScript: it must run where neither tsx nor TypeScript is installed.
 import { execFileSync } from 'node:child_process';
-import { cpSync, existsSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { cpSync, existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 
 const root = new URL('..', import.meta.url).pathname;
-const stamp = join(root, 'dist', '.build-stamp');
+const dist = join(root, 'dist');
+const stamp = join(dist, '.build-stamp');
 const inputs = ['src', 'tsconfig.json', 'tsconfig.build.json', 'package.json'];
 
-/** The newest modification time among `path` and everything below it. */
-function newest(path) {
-  const info = statSync(path);
-  if (!info.isDirectory()) return info.mtimeMs;
-  return Math.max(info.mtimeMs, ...readdirSync(path).map((name) => newest(join(path, name))));
+/** Every file at or below `path`, in a stable order; none when it is missing (a pruned copy: then the build does not match). */
+function files(path) {
+  if (!existsSync(path)) return [];
+  if (!statSync(path).isDirectory()) return [path];
+  return readdirSync(path)
+    .sort()
+    .flatMap((name) => files(join(path, name)));
 }
 
-const stale = !existsSync(stamp) || Math.max(...inputs.map((input) => newest(join(root, input)))) > statSync(stamp).mtimeMs;
-if (process.argv.includes('--if-stale') && !stale) process.exit(0);
+/**
+ * A hash of the names and contents of everything the build reads. Contents, not modification
+ * times: a checkout, `docker build`'s COPY or a copy without preserved times changes the times
+ * of unchanged sources, and a build must not be thought stale where TypeScript is pruned.
+ */
+function fingerprint() {
+  const hash = createHash('sha256');
+  for (const file of inputs.flatMap((input) => files(join(root, input)))) {
+    hash.update(`${relative(root, file)}\0`).update(readFileSync(file)).update('\0');
+  }
+  return hash.digest('hex');
+}
+
+const sources = fingerprint();
+const current = existsSync(stamp) && readFileSync(stamp, 'utf8').trim() === sources;
+if (process.argv.includes('--if-stale') && current) process.exit(0);
 
 let tsc;
 try {
   tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
 } catch {
-  console.error('dist/ is missing or older than src/, and TypeScript is not installed to build it: run `npm ci` then `npm run build`');
+  console.error('dist/ is missing or was built from other sources, and TypeScript is not installed to build it: run `npm ci` then `npm run build`');
   process.exit(1);
 }
 console.error('building dist/ from src/ (tsc)');
+// From scratch, so a source deleted or renamed since the last build leaves nothing behind.
+rmSync(dist, { recursive: true, force: true });
 execFileSync(process.execPath, [tsc, '-p', join(root, 'tsconfig.build.json')], { stdio: 'inherit' });
-cpSync(join(root, 'src', 'docs', 'page'), join(root, 'dist', 'docs', 'page'), { recursive: true });
-writeFileSync(stamp, `${new Date().toISOString()}\n`);
+cpSync(join(root, 'src', 'docs', 'page'), join(dist, 'docs', 'page'), { recursive: true });
+writeFileSync(stamp, `${sources}\n`);
