@@ -4,7 +4,7 @@
 // current build. Plain JavaScript: it must run where neither tsx nor TypeScript is installed.
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { cpSync, existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join, relative } from 'node:path';
 
@@ -47,8 +47,16 @@ try {
   process.exit(1);
 }
 console.error('building dist/ from src/ (tsc)');
-// From scratch, so a source deleted or renamed since the last build leaves nothing behind.
-rmSync(dist, { recursive: true, force: true });
-execFileSync(process.execPath, [tsc, '-p', join(root, 'tsconfig.build.json')], { stdio: 'inherit' });
-cpSync(join(root, 'src', 'docs', 'page'), join(dist, 'docs', 'page'), { recursive: true });
-writeFileSync(stamp, `${sources}\n`);
+// Built from scratch beside dist/, then swapped in whole: a source deleted since the last
+// build leaves nothing behind, and a server still running from dist/ (an upgrade in place)
+// never reads a half-built folder.
+const next = join(root, 'dist.next');
+const previous = join(root, 'dist.previous');
+rmSync(next, { recursive: true, force: true });
+execFileSync(process.execPath, [tsc, '-p', join(root, 'tsconfig.build.json'), '--outDir', next], { stdio: 'inherit' });
+cpSync(join(root, 'src', 'docs', 'page'), join(next, 'docs', 'page'), { recursive: true });
+writeFileSync(join(next, '.build-stamp'), `${sources}\n`);
+rmSync(previous, { recursive: true, force: true });
+if (existsSync(dist)) renameSync(dist, previous);
+renameSync(next, dist);
+rmSync(previous, { recursive: true, force: true });
