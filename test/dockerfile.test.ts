@@ -1,8 +1,8 @@
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { appendFile, cp, mkdir, mkdtemp, readdir, readFile, stat, utimes } from 'node:fs/promises';
+import { appendFile, cp, mkdir, mkdtemp, readdir, readFile, rm, stat, utimes } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
@@ -159,6 +159,31 @@ test("the Dockerfile's own steps build an image that serves from one node proces
   }
 });
 
+/** Every `.js` file at or below `folder`. */
+async function scripts(folder: string): Promise<string[]> {
+  const entries = await readdir(folder, { withFileTypes: true, recursive: true });
+  return entries.filter((entry) => entry.isFile() && entry.name.endsWith('.js')).map((entry) => join(entry.parentPath, entry.name));
+}
+
+test('every package the compiled server imports, at boot or on first use (jose, ioredis), is installed in the pruned image', async () => {
+  const { dir } = image();
+  const packages = new Set<string>();
+  for (const file of await scripts(join(dir, 'dist'))) {
+    for (const [, specifier = ''] of (await readFile(file, 'utf8')).matchAll(/(?:\bfrom\s*|\bimport\s*\(\s*|\bimport\s+|\bresolve\(\s*)['"]([^'"\s]+)['"]/g)) {
+      // A package name, optionally with a path inside it (relative imports and node: built-ins are not packages).
+      if (/^(@[\w.-]+\/)?[\w-][\w.-]*(\/[\w./-]+)?$/.test(specifier)) packages.add(specifier);
+    }
+  }
+  for (const known of ['koa', 'pino', 'jose', 'ioredis', 'swagger-ui-dist/package.json']) assert.ok(packages.has(known), `the scan finds ${known}`);
+  // Resolved and loaded from the image's own node_modules, as the server would on first use.
+  const load = `for (const name of ${JSON.stringify([...packages])}) { const url = import.meta.resolve(name); if (!name.endsWith('.json')) await import(url); }`;
+  const loaded = await run(process.execPath, ['--input-type=module', '-e', load], { cwd: dir }).then(
+    () => '',
+    (error: { stderr?: string }) => error.stderr ?? 'failed',
+  );
+  assert.is(loaded, '', loaded);
+});
+
 test('the image is built on the LTS slim image .nvmrc names, runs as a non-root user and keeps the accounts in a volume', async () => {
   const lts = (await readFile(join(ROOT, '.nvmrc'), 'utf8')).trim();
   for (const stage of stages) assert.is(stage.image, `node:${lts}-slim`, `stage ${stage.name}`);
@@ -210,6 +235,12 @@ test('`npm start` in the image needs no TypeScript while the build matches the s
   } finally {
     if (stale.exitCode === null) stale.kill('SIGKILL');
   }
+});
+
+// The replayed stages hold two node_modules (a few hundred MB): gone once the checks are done.
+test.after(async () => {
+  const first = stages[0];
+  if (first) await rm(dirname(first.root), { recursive: true, force: true });
 });
 
 test.run();
