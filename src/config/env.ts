@@ -23,8 +23,12 @@ function integer(min: number, max: number): Parse<number> {
   };
 }
 
+/** One of `choices`, in any case (`LOG_LEVEL=ERROR` is `error`). */
 function oneOf<T extends string>(...choices: T[]): Parse<T> {
-  return (raw) => (choices.includes(raw as T) ? { value: raw as T } : { accepts: `one of ${choices.join(', ')}` });
+  return (raw) => {
+    const choice = choices.find((candidate) => candidate === raw.toLowerCase());
+    return choice ? { value: choice } : { accepts: `one of ${choices.join(', ')}` };
+  };
 }
 
 /** A switch, as people write them: true/false, on/off, 1/0, yes/no, in any case. */
@@ -42,12 +46,11 @@ const budget: Parse<number> = (raw) => {
   return /^\d+$/.test(raw) && value >= 1 && value <= 1e9 ? { value } : { accepts: 'an integer from 1 to 1000000000, or unlimited' };
 };
 
-/** Proxies in front of the service: `false`/`off` (none), `true`/`on` (one) or a count. */
+/** Proxies in front of the service: a switch (off: none, on: one) or a count. */
 const proxyHops: Parse<number> = (raw) => {
-  const lower = raw.toLowerCase();
-  if (lower === 'false' || lower === 'off') return { value: 0 };
-  if (lower === 'true' || lower === 'on') return { value: 1 };
-  return /^\d+$/.test(raw) && Number(raw) <= 10 ? { value: Number(raw) } : { accepts: 'false, true, or the number of proxies in front (0 to 10)' };
+  const asSwitch = flag(raw);
+  if ('value' in asSwitch) return { value: asSwitch.value ? 1 : 0 };
+  return /^\d+$/.test(raw) && Number(raw) <= 10 ? { value: Number(raw) } : { accepts: 'a switch (true/false, on/off, yes/no) or the number of proxies in front (0 to 10)' };
 };
 
 /** An absolute http(s) URL without a trailing slash, or unset. */
