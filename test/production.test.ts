@@ -1,11 +1,10 @@
 import { once } from 'node:events';
-import { networkInterfaces } from 'node:os';
 import { join, resolve } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { readConfig } from '../src/config/env.ts';
 import { dataFile, tempDir, TEST_ENV } from './helpers/http.ts';
-import { listeningUrl, runToExit, startServer } from './helpers/spawn.ts';
+import { runToExit, startServer } from './helpers/spawn.ts';
 
 const configOf = (env: Record<string, string>) => {
   const result = readConfig(env);
@@ -56,23 +55,6 @@ test('LOG_FORMAT=json: every line the server writes is one JSON object, requests
     [...Array(3).fill({ method: 'GET', path: `/api/v1/actors/${actor!.uuid}`, status: 200 }), { method: 'GET', path: '/api/v1/nothing', status: 404 }],
   );
   assert.ok(records.some((r) => String(r.msg).startsWith('catalog: 110 records')));
-});
-
-test('bound to every interface, the boot lines give the address of each network of the machine', async () => {
-  const server = startServer({ ...TEST_ENV, LOG_LEVEL: 'info', HOST: '0.0.0.0', ACCOUNTS_FILE: join(await tempDir(), 'accounts.json') });
-  try {
-    const local = await listeningUrl(server);
-    assert.match(local, /^http:\/\/localhost:\d+$/);
-    const port = new URL(local).port;
-    const expected = Object.values(networkInterfaces())
-      .flat()
-      .filter((a) => a && !a.internal && a.family === 'IPv4')
-      .map((a) => `http://${a!.address}:${port}`);
-    for (const address of expected) assert.ok(server.output().includes(address), `${address} in ${server.output()}`);
-    if (expected.length) assert.match(server.output(), /on this machine's networks: http:\/\//);
-  } finally {
-    server.child.kill('SIGTERM');
-  }
 });
 
 test('boot errors name files and folders by their whole path', async () => {
