@@ -15,7 +15,7 @@ import { bearerAuth, bearerOf } from './http/bearer.ts';
 import { errorHandler } from './http/errors.ts';
 import { captureBase, FastPath } from './http/fast-path.ts';
 import { EXPOSED_HEADERS } from './http/headers.ts';
-import { rateLimit } from './http/rate-limit.ts';
+import { rateLimit, trustProxies } from './http/rate-limit.ts';
 import { requestGuard } from './http/request-guard.ts';
 import { accountRoutes } from './http/routes/accounts.ts';
 import { positionOf, type RouteDeps } from './http/routes/context.ts';
@@ -101,7 +101,7 @@ export function catalogRouter(deps: RouteDeps): Router {
  * @example
  * const app = createApp(config, { served, accounts, limits, log });
  */
-export function createApp(config: Config, { served, accounts, limits, log }: ServiceParts, fast?: FastPath): Koa {
+export function createApp(config: Config, { served, accounts, limits, log }: ServiceParts, fast?: FastPath, proxy = trustProxies(config.TRUST_PROXY, log.warn)): Koa {
   const app = new Koa({ proxy: config.TRUST_PROXY > 0, maxIpsCount: config.TRUST_PROXY });
   const routeDeps: RouteDeps = {
     served,
@@ -122,7 +122,7 @@ export function createApp(config: Config, { served, accounts, limits, log }: Ser
   // Limits count a request before a bad token is refused, so refusals are limited too.
   if (limits) {
     const caller = async (ctx: Koa.Context) => (await bearerOf(ctx, accounts)).caller;
-    app.use(rateLimit({ limits, proxyHops: config.TRUST_PROXY, caller }));
+    app.use(rateLimit({ limits, proxy, caller }));
   }
   // Inside the error handler (its 401s render in the error shape), before every route.
   app.use(bearerAuth(accounts));
@@ -151,8 +151,9 @@ function serverOptions(config: Config): ServerOptions {
  */
 export function createServer(config: Config, parts: ServiceParts): Server {
   const { served, accounts, limits, log } = parts;
-  const fast = new FastPath({ served, accounts, ...(limits ? { limits } : {}), proxyHops: config.TRUST_PROXY, log, logAccess: logsAccess(config) });
-  const app = createApp(config, parts, fast);
+  const proxy = trustProxies(config.TRUST_PROXY, log.warn);
+  const fast = new FastPath({ served, accounts, ...(limits ? { limits } : {}), proxy, log, logAccess: logsAccess(config) });
+  const app = createApp(config, parts, fast, proxy);
   return createHttpServer(fast.listener(app.callback()), serverOptions(config));
 }
 

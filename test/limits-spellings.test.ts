@@ -99,6 +99,32 @@ test('behind two proxies the second entry from the right is the client', async (
   }
 });
 
+test('a trusted X-Forwarded-For entry that is not an address counts against the peer, with one warning', async () => {
+  const server = await startApp({ RATE_LIMIT: 'on', RATE_LIMIT_ANONYMOUS: '20', AUTH_RATE_LIMIT: '3', TRUST_PROXY: '1' });
+  try {
+    // Each a different value in the trusted place: none may open a budget of its own. The same
+    // URL again and again is answered by the fast path after the first time, a new URL by Koa.
+    const garbage = (i: number) => [`w${i}`, `unknown-${i}`, `${i}`, `127.${i}`, `0x7f.0.0.${i}`, `1.2.3.${i}.5`, `[nope${i}]`, `${'x'.repeat(200)}${i}`, ` `][i % 9]!;
+    const statuses: number[] = [];
+    for (let i = 0; i < 30; i++) {
+      const path = i % 2 ? '/api/v1/endpoints' : `/api/v1/endpoints?i=${i}`;
+      statuses.push((await server.get(path, { 'X-Forwarded-For': `198.51.100.1, ${garbage(i)}` })).status);
+    }
+    assert.is(statuses.filter((s) => s !== 429).length, 20, `statuses: ${statuses.join(' ')}`);
+    const refused = await json<Row>(await server.get('/api/v1/endpoints', { 'X-Forwarded-For': 'garbage' }));
+    assert.match(String(refused.message), /^Too many requests from address 127\.0\.0\.1:/, 'counted against the peer');
+    assert.is((await server.get('/api/v1/endpoints', { 'X-Forwarded-For': '203.0.113.7:4711' })).status, 200, 'an address with a port is an address');
+    const auth = [];
+    for (let i = 0; i < 5; i++) auth.push((await fetch(`${server.url}/api/v1/auth/authenticate`, { method: 'POST', headers: { 'Content-Type': 'application/json', 'X-Forwarded-For': `bad-${i}` }, body: '{}' })).status);
+    assert.equal(auth.slice(3), [429, 429], `the auth budget too: ${auth.join(' ')}`);
+    const warnings = server.warnings.filter((line) => line.includes('X-Forwarded-For'));
+    assert.is(warnings.length, 1, warnings.join('\n'));
+    assert.match(warnings[0]!, /TRUST_PROXY=1/);
+  } finally {
+    await server.close();
+  }
+});
+
 test('IPv6 clients are counted by their /64, IPv4-mapped addresses as IPv4, in every budget', async () => {
   const server = await startApp({ RATE_LIMIT: 'on', RATE_LIMIT_ANONYMOUS: '4', AUTH_RATE_LIMIT: '2', TRUST_PROXY: '1' });
   try {

@@ -8,7 +8,7 @@ import type { HttpError } from '../lib/http-error.ts';
 import type { Admission, RateLimits } from '../limits/rate-limits.ts';
 import { readBearer, type Bearer } from './bearer.ts';
 import { errorBody, type ErrorFields, type RenderedState } from './errors.ts';
-import { requestClient } from './rate-limit.ts';
+import { requestClient, type ProxyTrust } from './rate-limit.ts';
 import { MAX_TARGET_BYTES } from './request-guard.ts';
 import type { RouteBudget, RouteState } from './routing.ts';
 import { negotiate, type SentState } from './send.ts';
@@ -19,7 +19,7 @@ export interface FastPathOptions {
   served: ServedCatalog;
   accounts: AccountService;
   limits?: RateLimits;
-  proxyHops: number;
+  proxy: ProxyTrust;
   log: Logger;
   logAccess: boolean;
 }
@@ -69,7 +69,7 @@ function variesOn(vary: string | undefined): string[] {
  * `If-None-Match` (`cacheableAnswer`). Anything else goes to Koa.
  *
  * @example
- * const fast = new FastPath({ served, accounts, limits, proxyHops: 0, log, logAccess: true });
+ * const fast = new FastPath({ served, accounts, limits, proxy: trustProxies(0, log.warn), log, logAccess: true });
  * app.use(fast.remember()); // outermost
  * createHttpServer(fast.listener(app.callback()), options);
  */
@@ -161,9 +161,9 @@ export class FastPath {
   }
 
   private count(req: IncomingMessage, res: ServerResponse, known: Known, entry: CachedResponse | undefined, bearer: Bearer, started: number | undefined): void | Promise<void> {
-    const { limits, proxyHops } = this.options;
+    const { limits, proxy } = this.options;
     if (!limits || known.budget === 'free') return this.finish(req, res, known, entry, bearer, undefined, started);
-    const client = requestClient(known.budget === 'auth' ? undefined : bearer.caller, req.socket.remoteAddress, header(req, 'x-forwarded-for'), proxyHops);
+    const client = requestClient(known.budget === 'auth' ? undefined : bearer.caller, req.socket.remoteAddress, header(req, 'x-forwarded-for'), proxy);
     const admission = limits.admit(known.budget, client);
     if (admission instanceof Promise) return admission.then((found) => this.finish(req, res, known, entry, bearer, found, started));
     this.finish(req, res, known, entry, bearer, admission, started);

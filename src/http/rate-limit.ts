@@ -5,11 +5,37 @@ import type { Caller } from '../accounts/account.ts';
 import { HttpError } from '../lib/http-error.ts';
 import type { RouteState } from './routing.ts';
 
-/** How the limits see requests: the budgets, and how many proxies stand in front. */
+/** The proxies in front of the service, and who hears that one sent a malformed `X-Forwarded-For`. */
+export interface ProxyTrust {
+  /** Proxies that append to `X-Forwarded-For` (0: none). */
+  hops: number;
+  malformed: (entry: string) => void;
+}
+
+/**
+ * The proxy trust of `TRUST_PROXY=hops`: a trusted `X-Forwarded-For` entry that is not an
+ * address is said once through `warn` (a misconfiguration, not an event per request).
+ *
+ * @example
+ * const proxy = trustProxies(1, log.warn);
+ */
+export function trustProxies(hops: number, warn: (line: string) => void): ProxyTrust {
+  let warned = false;
+  return {
+    hops,
+    malformed: (entry) => {
+      if (warned) return;
+      warned = true;
+      const shown = JSON.stringify(entry.slice(0, 64));
+      warn(`X-Forwarded-For: the entry ${hops} from the right (TRUST_PROXY=${hops}) is ${shown}, not an IP address; such requests count against the connection's address. Check the proxy's header or TRUST_PROXY (said once)`);
+    },
+  };
+}
+
+/** How the limits see requests: the budgets, and the proxies in front. */
 export interface RateLimitMiddlewareOptions {
   limits: RateLimits;
-  /** Proxies in front of the service that append to `X-Forwarded-For` (0: none). */
-  proxyHops: number;
+  proxy: ProxyTrust;
   /** The request's caller when it sends a valid bearer token. */
   caller: (ctx: Context) => Promise<Caller | undefined>;
 }
@@ -19,11 +45,11 @@ export interface RateLimitMiddlewareOptions {
  * when `caller` is known, else its address.
  *
  * @example
- * requestClient(undefined, '10.0.0.2', '203.0.113.7', 1); // { key: 'ip:203.0.113.7', tier: 'anonymous', ... }
+ * requestClient(undefined, '10.0.0.2', '203.0.113.7', trustProxies(1, log.warn)); // { key: 'ip:203.0.113.7', tier: 'anonymous', ... }
  */
-export function requestClient(caller: Caller | undefined, peer: string | undefined, forwardedFor: string | undefined, hops: number): Client {
+export function requestClient(caller: Caller | undefined, peer: string | undefined, forwardedFor: string | undefined, proxy: ProxyTrust): Client {
   if (caller) return { key: `account:${caller.uuid}`, tier: caller.role, name: `account '${caller.username}'` };
-  return anonymousClient(clientAddress(peer, forwardedFor, hops));
+  return anonymousClient(clientAddress(peer, forwardedFor, proxy.hops, proxy.malformed));
 }
 
 /**
@@ -32,12 +58,12 @@ export function requestClient(caller: Caller | undefined, peer: string | undefin
  * Sets the limit headers; over the budget, throws the 429. A request whose token is then
  * refused counts as its address, so floods of bad tokens are limited too.
  */
-export function rateLimit({ limits, proxyHops, caller }: RateLimitMiddlewareOptions): Middleware<RouteState> {
+export function rateLimit({ limits, proxy, caller }: RateLimitMiddlewareOptions): Middleware<RouteState> {
   return async (ctx, next) => {
     const { budget } = ctx.state.route;
     if (ctx.method === 'OPTIONS' || budget === 'free') return next();
     const who = budget === 'auth' ? undefined : await caller(ctx as unknown as Context);
-    const client = requestClient(who, ctx.req.socket.remoteAddress, ctx.get('X-Forwarded-For'), proxyHops);
+    const client = requestClient(who, ctx.req.socket.remoteAddress, ctx.get('X-Forwarded-For'), proxy);
     const admission = await limits.admit(budget, client);
     if (admission) {
       ctx.set(admission.headers);

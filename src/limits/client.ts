@@ -9,21 +9,42 @@ export interface Client {
 }
 
 /**
+ * An `X-Forwarded-For` entry as an IP address: IPv4 in dotted decimal or IPv6, with the port
+ * or brackets some proxies add taken off (`203.0.113.7:4711`, `[2001:db8::1]:443`). Anything
+ * else (a name, `unknown`, a shortened or hexadecimal IPv4 form) is not an address.
+ *
+ * @example
+ * forwardedAddress('[2001:db8::1]:443'); // '2001:db8::1'
+ * forwardedAddress('w123'); // undefined
+ */
+export function forwardedAddress(entry: string): string | undefined {
+  const bracketed = /^\[([^\]]+)\](?::\d{1,5})?$/.exec(entry);
+  const candidate = bracketed ? bracketed[1]! : entry.replace(/^((?:\d{1,3}\.){3}\d{1,3}):\d{1,5}$/, '$1');
+  if (ipaddr.IPv4.isValidFourPartDecimal(candidate) || ipaddr.IPv6.isValid(candidate)) return candidate;
+  return undefined;
+}
+
+/**
  * The address a request came from: the connection's peer, or, behind `hops` proxies that
  * each append to `X-Forwarded-For` (nginx's `$proxy_add_x_forwarded_for`), the entry the
  * outermost trusted proxy wrote, counted from the right. Entries further left were written
- * by the client itself and are never trusted.
+ * by the client itself and are never trusted. A trusted entry that is not an IP address (a
+ * misconfigured proxy, or `TRUST_PROXY` counting more proxies than there are) counts as the
+ * peer, so no made-up value can open a budget of its own; `malformed` hears of it.
  *
  * @example
  * clientAddress('10.0.0.2', '6.6.6.6, 203.0.113.7', 1); // '203.0.113.7'
  * clientAddress('10.0.0.2', '6.6.6.6, 203.0.113.7', 0); // '10.0.0.2'
+ * clientAddress('10.0.0.2', 'garbage', 1); // '10.0.0.2'
  */
-export function clientAddress(peer: string | undefined, forwardedFor: string | undefined, hops: number): string {
+export function clientAddress(peer: string | undefined, forwardedFor: string | undefined, hops: number, malformed: (entry: string) => void = () => {}): string {
   if (hops > 0 && forwardedFor) {
     const entries = forwardedFor.split(',');
     // Fewer entries than hops: the request skipped a proxy; its leftmost entry is the best known.
     const entry = entries[Math.max(0, entries.length - hops)]!.trim();
-    if (entry) return entry;
+    const address = forwardedAddress(entry);
+    if (address) return address;
+    malformed(entry);
   }
   return peer ?? '';
 }
@@ -35,8 +56,8 @@ const KNOWN_ADDRESSES = 10_000;
 /**
  * The budget key of an address: IPv4 addresses (IPv4-mapped IPv6 included) one by one,
  * IPv6 addresses by their /64 prefix, since one host commonly holds a whole /64 and could
- * otherwise start a fresh budget with every address. Anything that is not an IP address
- * (a misconfigured proxy header) is kept as text, capped in length.
+ * otherwise start a fresh budget with every address. A socket already gone has no peer
+ * address: it is kept as the empty text.
  */
 function keyOf(address: string): string {
   if (!ipaddr.isValid(address)) return address.slice(0, 64);
