@@ -131,12 +131,18 @@ export function createApp(config: Config, { served, accounts, limits, log }: Ser
   return app;
 }
 
+/** How much of a refused body is read and dropped before its connection closes (nginx lingers 30 s). */
+const LINGER_BYTES = 64 * 2 ** 20;
+const LINGER_MS = 5_000;
+
 /** The server's protections, from the configuration. */
 function serverOptions(config: Config): ServerOptions {
   return {
     requestTimeoutMs: config.REQUEST_TIMEOUT_SECONDS * 1000,
     headersTimeoutMs: config.HEADERS_TIMEOUT_SECONDS * 1000,
     maxConnections: config.MAX_CONNECTIONS,
+    // A client sending a body past the limit reads its 413 once it has sent this much more, or after this long.
+    linger: { maxBytes: LINGER_BYTES, maxMs: LINGER_MS },
     // Behind a proxy every connection comes from the proxy: a cap per address would cap them all.
     ...(config.TRUST_PROXY === 0 ? { maxConnectionsPerAddress: config.MAX_CONNECTIONS_PER_ADDRESS } : {}),
   };

@@ -3,6 +3,7 @@ import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { rawErrorAnswer, errorJson } from './errors.ts';
 import { SECURITY_HEADERS } from './headers.ts';
+import { lingerOnUnreadBodies, type LingerOptions } from './linger.ts';
 
 /** How the HTTP server protects itself from slow or many connections. */
 export interface ServerOptions {
@@ -14,6 +15,8 @@ export interface ServerOptions {
   maxConnections: number;
   /** Open connections per peer address; undefined when all peers are one proxy. */
   maxConnectionsPerAddress?: number;
+  /** How much of a body refused unread is still read and dropped, so the client can read the answer. */
+  linger: LingerOptions;
 }
 
 /** The request line's method and path as far as Node read it, for the error body. */
@@ -76,11 +79,12 @@ function capPerAddress(server: Server, max: number): void {
 /**
  * The HTTP server for `listener`, with the timeouts and connection caps of `options`, and
  * every request Node itself would turn away (unparsable, timed out, unmet `Expect`, CONNECT)
- * answered in the one error shape. A missing `Host` is left to the app, which answers it in
- * the same shape.
+ * answered in the one error shape, and answers that refuse a body still being sent delivered
+ * before the connection closes (see `lingerOnUnreadBodies`). A missing `Host` is left to the
+ * app, which answers it in the same shape.
  *
  * @example
- * const server = createHttpServer(app.callback(), { requestTimeoutMs: 10_000, headersTimeoutMs: 5_000, maxConnections: 1024 });
+ * const server = createHttpServer(app.callback(), { requestTimeoutMs: 10_000, headersTimeoutMs: 5_000, maxConnections: 1024, linger: { maxBytes: 2 ** 26, maxMs: 5_000 } });
  */
 export function createHttpServer(listener: RequestListener, options: ServerOptions): Server {
   const headersTimeout = Math.min(options.headersTimeoutMs, options.requestTimeoutMs);
@@ -92,7 +96,7 @@ export function createHttpServer(listener: RequestListener, options: ServerOptio
       // Node checks the two timeouts every 30 s by default, which would let a slow client hold on that long.
       connectionsCheckingInterval: Math.min(1000, headersTimeout),
     },
-    listener,
+    lingerOnUnreadBodies(listener, options.linger),
   );
   server.maxConnections = options.maxConnections;
   if (options.maxConnectionsPerAddress !== undefined) capPerAddress(server, options.maxConnectionsPerAddress);
