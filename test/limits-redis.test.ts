@@ -6,6 +6,8 @@ import { post, registered } from './helpers/accounts-app.ts';
 import { startApp, type TestServer } from './helpers/http.ts';
 import { freePort } from '../scripts/bench/ports.ts';
 import { RedisServer } from '../scripts/lib/redis-server.ts';
+import { MAX_LEASE, RedisCounter } from '../src/limits/redis-counter.ts';
+import type { Verdict } from '../src/limits/window-counter.ts';
 
 const redis = new RedisServer(await freePort());
 await redis.start();
@@ -50,6 +52,59 @@ test('two instances on one Redis share one budget per client', async () => {
   } finally {
     await a.close();
     await b.close();
+  }
+});
+
+/** Commands Redis has run so far. */
+async function commandsRun(client: Redis): Promise<number> {
+  return Number(/total_commands_processed:(\d+)/.exec(await client.info('stats'))?.[1]);
+}
+
+test('two counters on one Redis under a concurrent flood: exactly the limit is allowed; far from it, far fewer round trips than requests', async () => {
+  await flush();
+  const [one, two] = [new Redis(redis.url), new Redis(redis.url)];
+  try {
+    const a = new RedisCounter(one, 'rate:test', 300, 60_000);
+    const b = new RedisCounter(two, 'rate:test', 300, 60_000);
+    const verdicts: Verdict[] = [];
+    // Waves of 50 concurrent requests, alternating instances, as 50 connections through a balancer would send them.
+    for (let wave = 0; wave < 20; wave++) {
+      verdicts.push(...(await Promise.all(Array.from({ length: 50 }, (_, i) => (i % 2 ? a : b).hit('203.0.113.7')))));
+    }
+    assert.is(verdicts.filter((v) => v.allowed).length, 300, 'exactly the limit, across both');
+    const remaining = verdicts.filter((v) => v.allowed).map((v) => v.remaining).sort((x, y) => x - y);
+    assert.equal(remaining, Array.from({ length: 300 }, (_, i) => i), 'every place given once: each remaining count once');
+    // Far from its limit, a busy client costs a round trip per batch of places, not per request.
+    const roomy = new RedisCounter(one, 'rate:roomy', 1_000_000, 60_000);
+    const before = await commandsRun(one);
+    for (let wave = 0; wave < 20; wave++) await Promise.all(Array.from({ length: 50 }, () => roomy.hit('203.0.113.7')));
+    const rounds = (await commandsRun(one)) - before - 1;
+    assert.ok(rounds <= 100, `${rounds} round trips for 1000 requests, at least ten to one`);
+  } finally {
+    one.disconnect();
+    two.disconnect();
+  }
+});
+
+test('places an instance took ahead and did not use cost the client at most a bounded number of requests', async () => {
+  await flush();
+  const [one, two] = [new Redis(redis.url), new Redis(redis.url)];
+  try {
+    const a = new RedisCounter(one, 'rate:test', 1000, 60_000);
+    const b = new RedisCounter(two, 'rate:test', 1000, 60_000);
+    // A burst on instance a, which then sees no more of this client; the rest goes to b.
+    await Promise.all(Array.from({ length: 50 }, () => a.hit('198.51.100.4')));
+    let allowed = 50;
+    for (let i = 0; i < 1100; i++) if ((await b.hit('198.51.100.4')).allowed) allowed++;
+    assert.ok(allowed <= 1000, `${allowed} allowed: never more than the limit`);
+    assert.ok(allowed >= 1000 - 1.5 * MAX_LEASE, `${allowed} allowed: at most ${1.5 * MAX_LEASE} places lost to a's lease`);
+    const single = new RedisCounter(one, 'rate:alone', 5, 60_000);
+    const one_by_one = [];
+    for (let i = 0; i < 7; i++) one_by_one.push((await single.hit('192.0.2.1')).allowed);
+    assert.equal(one_by_one, [true, true, true, true, true, false, false], 'a client that is not busy is counted exactly');
+  } finally {
+    one.disconnect();
+    two.disconnect();
   }
 });
 
