@@ -40,6 +40,30 @@ export interface ServiceParts {
   log: Logger;
 }
 
+/** 400s and 404s the fast path may remember, in bytes: apart from `RESPONSE_CACHE_MB`, and small. */
+const FAST_PATH_ERROR_BYTES = 2 ** 20;
+
+/**
+ * The share of `RESPONSE_CACHE_MB` the entries may take by their own measure: while entries
+ * come and go, the heap and the allocator hold about a quarter more than the entries
+ * themselves, up to half more under churn (freed space not yet reused, the collector's room
+ * to work), so the process grows by the setting, not by half more (measured with
+ * `npm run bench:soak`).
+ */
+const MEASURED_SHARE = 0.65;
+
+/**
+ * How `RESPONSE_CACHE_MB` is shared: of what the entries may take, seven eighths for the
+ * answers themselves, one eighth for the fast path's index of the URLs that reach them.
+ *
+ * @example
+ * memoryBudgets(config).cacheBytes; // 38168166 for RESPONSE_CACHE_MB=64
+ */
+export function memoryBudgets(config: Config): { cacheBytes: number; fastPath: { answersBytes: number; errorsBytes: number } } {
+  const total = config.RESPONSE_CACHE_MB * 2 ** 20 * MEASURED_SHARE;
+  return { cacheBytes: Math.floor((total * 7) / 8), fastPath: { answersBytes: Math.floor(total / 8), errorsBytes: FAST_PATH_ERROR_BYTES } };
+}
+
 /** Whether the configuration logs a line per request. */
 function logsAccess(config: Config): boolean {
   return config.LOG_LEVEL === 'info' || config.LOG_LEVEL === 'debug';
@@ -158,7 +182,7 @@ function serverOptions(config: Config): ServerOptions {
 export function createServer(config: Config, parts: ServiceParts): Server {
   const { served, accounts, limits, log } = parts;
   const proxy = trustProxies(config.TRUST_PROXY, log.warn);
-  const fast = new FastPath({ served, accounts, ...(limits ? { limits } : {}), proxy, log, logAccess: logsAccess(config) });
+  const fast = new FastPath({ served, accounts, ...(limits ? { limits } : {}), proxy, log, logAccess: logsAccess(config), memory: memoryBudgets(config).fastPath });
   const app = createApp(config, parts, fast, proxy);
   return createHttpServer(fast.listener(app.callback()), serverOptions(config));
 }
@@ -175,7 +199,7 @@ export async function startService(config: Config, catalog: Catalog | undefined,
   const accounts = await openAccounts(accountOptions(config), log).catch((error: Error) => {
     throw new Error(`cannot open the accounts: ${error.message}`);
   });
-  const served = new ServedCatalog(catalog, config.RESPONSE_CACHE_MB * 2 ** 20);
+  const served = new ServedCatalog(catalog, memoryBudgets(config).cacheBytes);
   const limits = await createLimits(config, log);
   if (limits) log.info(`rate limits: ${limits.driver === 'redis' ? 'shared through Redis' : 'in memory'}`);
   const server = await serve(createServer(config, { served, accounts, ...(limits ? { limits } : {}), log }), config.PORT, config.HOST).catch((error: NodeJS.ErrnoException) => {

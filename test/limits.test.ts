@@ -3,7 +3,7 @@ import { runInNewContext } from 'node:vm';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { createLogger } from '../src/config/logger.ts';
-import { MemoryCounter } from '../src/limits/memory-counter.ts';
+import { MAX_KEYS_PER_GENERATION, MemoryCounter } from '../src/limits/memory-counter.ts';
 import { RateLimits } from '../src/limits/rate-limits.ts';
 import { json, startApp } from './helpers/http.ts';
 
@@ -116,7 +116,7 @@ test('expired windows go whole: a million one-off addresses leave the heap as it
   setFlagsFromString('--expose-gc');
   const gc = runInNewContext('gc') as () => void;
   let now = 1_000_000;
-  const counter = new MemoryCounter(60, 200, () => now);
+  const counter = new MemoryCounter(60, 200, () => now, Infinity);
   gc();
   const before = process.memoryUsage().heapUsed;
   for (let i = 0; i < 1_000_000; i++) counter.hit(`ip:10.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}`);
@@ -130,6 +130,25 @@ test('expired windows go whole: a million one-off addresses leave the heap as it
   const after = process.memoryUsage().heapUsed - before;
   assert.ok(grown > 50 * 2 ** 20, `a million entries should weigh something (${(grown / 2 ** 20).toFixed(1)} MB)`);
   assert.ok(after < 20 * 2 ** 20, `heap after expiry is ${(after / 2 ** 20).toFixed(1)} MB above its start`);
+});
+
+test('a million new clients inside one window: the counters keep at most two generations of MAX_KEYS_PER_GENERATION, memory stays bounded', () => {
+  setFlagsFromString('--expose-gc');
+  const gc = runInNewContext('gc') as () => void;
+  const counter = new MemoryCounter(60, 60_000);
+  gc();
+  const before = process.memoryUsage().heapUsed;
+  let largest = 0;
+  counter.hit('ip:192.0.2.1');
+  for (let i = 0; i < 1_000_000; i++) {
+    counter.hit(`ip:10.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}`);
+    largest = Math.max(largest, counter.size);
+  }
+  gc();
+  const grown = process.memoryUsage().heapUsed - before;
+  assert.is(largest, 2 * MAX_KEYS_PER_GENERATION);
+  assert.ok(grown < 16 * 2 ** 20, `${(grown / 2 ** 20).toFixed(1)} MB held for ${counter.size} keys`);
+  assert.is(counter.hit('ip:192.0.2.1').remaining, 59, 'a client of a generation dropped early starts over');
 });
 
 test('a window ends on time whichever generation holds the key', () => {

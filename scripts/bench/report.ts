@@ -1,6 +1,7 @@
 import type { BootFigures, Both, ScaleRow } from './scale.ts';
 import type { Variant } from './scenarios.ts';
 import type { Figures, ThroughputRow } from './throughput.ts';
+import { soakVerdict, type SoakResult } from './soak.ts';
 
 const int = (n: number) => Math.round(n).toLocaleString('en-US');
 const ms = (n: number) => `${n.toFixed(n < 10 ? 1 : 0)}`;
@@ -102,4 +103,31 @@ export function scaleTable(rows: ScaleRow[]): string {
     return [int(row.records), filtered, `${p99(row.deepPage)} (page ${row.deepPageNumber})`, search + (wrong ? ` ⚠ ${wrong} wrong` : '')];
   });
   return table(['records', 'filter p99 (cache on / off)', 'deep sorted page p99 (on / off)', 'search, 2 words, p99 (on / off)'], body);
+}
+
+/**
+ * The table of `npm run bench:soak`: per soak, requests, RSS at boot, its highest and last
+ * samples, the heap after a collection, and the verdicts (within boot + cache + headroom;
+ * flat over the last five samples).
+ *
+ * @example
+ * console.log(soakTable(results, 30));
+ */
+export function soakTable(results: SoakResult[], sampleSeconds: number): string {
+  const mb = (bytes: number) => `${Math.round(bytes / 2 ** 20)}`;
+  const rows = results.map((result) => {
+    const { bounded, flat, ceiling } = soakVerdict(result);
+    const trail = result.samples.filter((_, i) => i % Math.max(1, Math.round(60 / sampleSeconds)) === 0).map(mb).join(' → ');
+    return [
+      result.kind,
+      `${result.cacheMb}`,
+      `${int(result.requests)}${result.wrong ? ` ⚠ ${int(result.wrong)} refused or failed` : ''}`,
+      mb(result.bootRss),
+      trail,
+      `${mb(Math.max(...result.samples))} ${bounded ? '✓' : '✗'} (≤ ${mb(ceiling)})`,
+      `${flat ? '✓' : '✗'}`,
+      `${mb(result.afterGc.heapUsed)} heap, ${mb(result.afterGc.external)} external, ${mb(result.afterGc.rss)} RSS`,
+    ];
+  });
+  return table(['traffic', 'cache MB', 'requests', 'boot RSS MB', 'RSS MB (each minute)', 'highest RSS MB', 'flat at the end', 'after a GC (MB)'], rows);
 }

@@ -30,8 +30,8 @@ export class TokenRejected extends Error {
 let joseModule: Promise<typeof import('jose')> | undefined;
 const jose = () => (joseModule ??= import('jose'));
 
-/** Verified tokens remembered (about 1 KB each with the token as key). */
-const REMEMBERED = 10_000;
+/** Memory for verified tokens: about 6,000 of them (each costs its characters and about 400 bytes). */
+const REMEMBERED_BYTES = 4 * 2 ** 20;
 
 /**
  * Issues and checks HS256 JWTs. Verification pins the algorithm (so `alg: none` and
@@ -45,7 +45,10 @@ const REMEMBERED = 10_000;
  * await tokens.verify(token); // { uuid, username, role } as issued
  */
 export class Tokens {
-  private readonly verified = new LRUCache<string, { caller: Caller; exp: number }>({ max: REMEMBERED });
+  private readonly verified = new LRUCache<string, { caller: Caller; exp: number }>({
+    maxSize: REMEMBERED_BYTES,
+    sizeCalculation: ({ caller }, token) => 400 + token.length + caller.username.length,
+  });
 
   constructor(
     private readonly key: Uint8Array,

@@ -22,6 +22,8 @@ export interface FastPathOptions {
   proxy: ProxyTrust;
   log: Logger;
   logAccess: boolean;
+  /** Memory for what it remembers of answers kept in the response cache, and of 400/404s. */
+  memory: { answersBytes: number; errorsBytes: number };
 }
 
 /** A GET the app answered, as the fast path replays it. */
@@ -41,8 +43,24 @@ interface Known {
 /** Headers that change with the encoding, the moment, the connection or the client's budget. */
 const PER_ANSWER = /^(etag|content-encoding|content-length|date|connection|keep-alive|retry-after|x-rate-limit-.*|ratelimit|ratelimit-policy)$/;
 
-/** URLs remembered (a few hundred bytes each); the answers themselves stay in the response cache. */
-const MAX_KNOWN = 20_000;
+/**
+ * What remembering one URL costs beyond its characters: the Known object, its headers and
+ * base objects, the cache slots (measured as the response cache's overhead is).
+ */
+export const KNOWN_OVERHEAD_BYTES = 700;
+
+function charsOf(record: Record<string, unknown> | undefined): number {
+  let chars = 0;
+  for (const name in record) chars += name.length + String(record[name]).length;
+  return chars;
+}
+
+/** What remembering `known` under `key` takes in memory, the strings counted whole. */
+function knownSize(known: Known, key: string): number {
+  const params = known.params as Record<string, unknown> | undefined;
+  const error = 'error' in known.answer ? known.answer.error.message.length + known.answer.error.url.length : 0;
+  return KNOWN_OVERHEAD_BYTES + key.length + known.path.length + charsOf(known.headers) + charsOf(params) + error;
+}
 
 function plain(headers: Record<string, unknown>): Record<string, string> {
   const found: Record<string, string> = {};
@@ -69,15 +87,25 @@ function variesOn(vary: string | undefined): string[] {
  * `If-None-Match` (`cacheableAnswer`). Anything else goes to Koa.
  *
  * @example
- * const fast = new FastPath({ served, accounts, limits, proxy: trustProxies(0, log.warn), log, logAccess: true });
+ * const fast = new FastPath({ served, accounts, limits, proxy: trustProxies(0, log.warn), log, logAccess: true, memory: { answersBytes: 2 ** 23, errorsBytes: 2 ** 20 } });
  * app.use(fast.remember()); // outermost
  * createHttpServer(fast.listener(app.callback()), options);
  */
 export class FastPath {
-  private readonly known = new LRUCache<string, Known>({ max: MAX_KNOWN });
-  private readonly vary = new LRUCache<string, string[]>({ max: MAX_KNOWN });
+  /** Answers kept in the response cache, by URL and the headers they vary on. */
+  private readonly known: LRUCache<string, Known>;
+  /** 400s and 404s, apart: a stream of made-up URLs must not push out the answers that took work. */
+  private readonly errors: LRUCache<string, Known>;
+  /** The request headers each URL's answer varies on (as the answer's `Vary` said). */
+  private readonly vary: LRUCache<string, string[]>;
 
-  constructor(private readonly options: FastPathOptions) {}
+  constructor(private readonly options: FastPathOptions) {
+    const { answersBytes, errorsBytes } = options.memory;
+    const sized = (maxSize: number) => ({ maxSize: Math.max(1, Math.floor(maxSize)), sizeCalculation: knownSize });
+    this.known = new LRUCache<string, Known>(sized(answersBytes * 0.75));
+    this.errors = new LRUCache<string, Known>(sized(errorsBytes));
+    this.vary = new LRUCache<string, string[]>({ maxSize: Math.max(1, Math.floor(answersBytes * 0.25 + errorsBytes)), sizeCalculation: (names, url) => KNOWN_OVERHEAD_BYTES / 2 + url.length + names.join('').length });
+  }
 
   private static key(url: string, names: readonly string[], headers: IncomingMessage['headers']): string {
     let key = url;
@@ -105,7 +133,7 @@ export class FastPath {
       }
       const names = variesOn(ctx.response.get('Vary'));
       this.vary.set(ctx.url, names);
-      this.known.set(FastPath.key(ctx.url, names, ctx.req.headers), {
+      ('error' in answer ? this.errors : this.known).set(FastPath.key(ctx.url, names, ctx.req.headers), {
         version: cache.version,
         budget: state.route.budget,
         base: state.base ?? {},
@@ -139,7 +167,8 @@ export class FastPath {
     if (req.method !== 'GET' || (req.headers.host === undefined && req.httpVersion !== '1.0')) return undefined;
     const url = req.url ?? '';
     const names = this.vary.get(url);
-    const known = names && this.known.get(FastPath.key(url, names, req.headers));
+    const key = names && FastPath.key(url, names, req.headers);
+    const known = key !== undefined ? (this.known.get(key) ?? this.errors.get(key)) : undefined;
     if (!known || !this.options.served.ready) return undefined;
     const { cache } = this.options.served.current;
     if (known.version !== cache.version) return undefined;

@@ -56,9 +56,13 @@ export function cacheableAnswer(req: IncomingMessage, entry: CachedResponse, cac
   return { status, headers, body: entry.bytes(encoding) };
 }
 
-/** Accept-Encoding values already negotiated; clients send a handful of distinct ones. */
+/**
+ * Accept-Encoding values already negotiated; clients send a handful of distinct ones. At
+ * most NEGOTIATED values of at most NEGOTIATED_LENGTH characters are kept (under 300 KB).
+ */
 const negotiated = new Map<string, string>();
 const NEGOTIATED = 1000;
+const NEGOTIATED_LENGTH = 200;
 
 /** The client's preference among br, gzip and identity, as `accepts` decides it, remembered per header value. */
 function preferredEncoding(req: IncomingMessage): string {
@@ -66,6 +70,7 @@ function preferredEncoding(req: IncomingMessage): string {
   let encoding = negotiated.get(header);
   if (encoding === undefined) {
     encoding = accepts(req).encoding('br', 'gzip', 'identity') || 'identity';
+    if (header.length > NEGOTIATED_LENGTH) return encoding;
     if (negotiated.size >= NEGOTIATED) negotiated.clear();
     negotiated.set(header, encoding);
   }

@@ -1,5 +1,8 @@
 import { verdictOf, type Verdict, type WindowCounter } from './window-counter.ts';
 
+/** Keys one generation may hold: two generations take at most about 10 MB. */
+export const MAX_KEYS_PER_GENERATION = 32_768;
+
 interface Entry {
   count: number;
   /** End of the key's window, epoch ms. */
@@ -11,7 +14,10 @@ interface Entry {
  * is written into the current one, and when a window has passed the older generation is
  * dropped whole. Every entry in it was created at least one window earlier, so it had
  * already expired. Expiry costs one assignment whatever the number of keys, so a flood of
- * one-off addresses never makes the event loop pause to sweep them.
+ * one-off addresses never makes the event loop pause to sweep them. A generation holds at
+ * most `maxKeys` keys (about 160 bytes each): past that it is rotated early, so memory stays
+ * bounded whatever comes, and the keys of the generation dropped early start over (a flood
+ * of new clients can end the windows of older ones sooner, never lengthen them).
  *
  * @example
  * const anonymous = new MemoryCounter(60, 60_000);
@@ -26,6 +32,7 @@ export class MemoryCounter implements WindowCounter {
     readonly limit: number,
     readonly windowMs: number,
     private readonly now: () => number = Date.now,
+    private readonly maxKeys = MAX_KEYS_PER_GENERATION,
   ) {
     this.rotateAt = now() + windowMs;
   }
@@ -57,6 +64,7 @@ export class MemoryCounter implements WindowCounter {
 
   private start(key: string, now: number): Entry {
     const entry = { count: 0, reset: now + this.windowMs };
+    if (this.current.size >= this.maxKeys) this.rotate(now);
     this.previous.delete(key);
     this.current.set(key, entry);
     return entry;

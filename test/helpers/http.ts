@@ -9,7 +9,7 @@ import type { Catalog } from '../../src/catalog/catalog.ts';
 import { loadCatalog } from '../../src/catalog/load.ts';
 import { readConfig, type Config } from '../../src/config/env.ts';
 import { createLogger } from '../../src/config/logger.ts';
-import { accountOptions, createLimits, createServer } from '../../src/app.ts';
+import { accountOptions, createLimits, createServer, memoryBudgets } from '../../src/app.ts';
 import { serve } from '../../src/http/serve.ts';
 import { ServedCatalog } from '../../src/http/state.ts';
 import { ROOT } from './spawn.ts';
@@ -67,7 +67,7 @@ export async function startApp(env: Record<string, string> = {}, dir?: string): 
   const settings = readConfig({ DATA_DIR: join(ROOT, 'data'), ACCOUNTS_FILE: file, ...TEST_ENV, ...env, PORT: '0', HOST: '127.0.0.1' });
   if ('error' in settings) throw new Error(settings.error);
   const { config } = settings;
-  const served = new ServedCatalog(await catalogAt(config.DATA_DIR, config.DEFAULT_LANGUAGE), config.RESPONSE_CACHE_MB * 2 ** 20);
+  const served = new ServedCatalog(await catalogAt(config.DATA_DIR, config.DEFAULT_LANGUAGE), memoryBudgets(config).cacheBytes);
   const warnings: string[] = [];
   const log = { ...createLogger({ level: config.LOG_LEVEL, format: config.LOG_FORMAT }), warn: (line: string) => void warnings.push(line) };
   const accounts = await openAccounts(accountOptions(config), log);

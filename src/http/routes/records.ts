@@ -39,7 +39,8 @@ export function recordRoutes(router: Router, deps: RouteDeps, name: FamilyName):
       const records = Array.from(page, (p) => shapeRecord(catalog, store, p, language, query.shape));
       const headers = pageHeaders(ctx, query, positions.length, page.length);
       if (store.family.translation) headers['Content-Language'] = language;
-      return { json: JSON.stringify(records), headers };
+      // An empty page costs nothing to find again: it is not kept (see BuiltAnswer.cheap).
+      return { json: JSON.stringify(records), headers, cheap: records.length === 0 };
     });
     send(ctx, entry, publicCache(deps));
   });

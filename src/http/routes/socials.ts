@@ -17,7 +17,7 @@ export function socialRoutes(router: Router, deps: RouteDeps): void {
 
   router.get(base, (ctx) => {
     const { actor, socials } = socialsOf(ctx);
-    send(ctx, deps.served.current.cache.get(`socials ${actor.uuid}`, () => ({ json: JSON.stringify(socials) })), publicCache(deps));
+    send(ctx, deps.served.current.cache.get(`socials ${actor.uuid}`, () => ({ json: JSON.stringify(socials), cheap: socials.length === 0 })), publicCache(deps));
   });
 
   router.get(`${base}/random`, (ctx) => {

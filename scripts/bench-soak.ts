@@ -1,0 +1,38 @@
+// npm run bench:soak [-- --quick] [--minutes M] [--sample S] [--cache 64,256] [--kinds "unique searches,mixed"] [--connections C]
+// Hostile unique-URL traffic of each kind against the compiled server, RSS read as it runs.
+import { parseArgs } from 'node:util';
+import { describeMachine, replaceSection } from './bench/document.ts';
+import { soakTable } from './bench/report.ts';
+import { soak, SOAK_KINDS, type SoakKind, type SoakResult } from './bench/soak.ts';
+
+const { values } = parseArgs({
+  options: {
+    quick: { type: 'boolean', default: false },
+    minutes: { type: 'string' },
+    sample: { type: 'string' },
+    cache: { type: 'string', default: '64,256' },
+    kinds: { type: 'string' },
+    connections: { type: 'string', default: '20' },
+    data: { type: 'string', default: './data' },
+  },
+});
+const quick = values.quick!;
+const seconds = quick ? 6 : Number(values.minutes ?? 10) * 60;
+const sampleSeconds = Number(values.sample ?? (quick ? 1 : 30));
+const caches = (quick ? '64' : values.cache!).split(',').map(Number);
+const kinds = (values.kinds?.split(',') ?? SOAK_KINDS) as SoakKind[];
+const connections = Number(values.connections);
+if (![seconds, sampleSeconds, connections, ...caches].every((n) => Number.isInteger(n) && n >= 0) || kinds.some((kind) => !SOAK_KINDS.includes(kind))) {
+  console.error(`--minutes and --connections take whole numbers, --cache megabytes (comma-separated), --kinds some of: ${SOAK_KINDS.join(', ')}`);
+  process.exit(1);
+}
+const results: SoakResult[] = [];
+for (const cacheMb of caches) {
+  for (const kind of kinds) results.push(await soak({ kind, cacheMb, seconds, sampleSeconds, connections, dataDir: values.data!, progress: (line) => console.error(`… ${line}`) }));
+}
+const text = `${soakTable(results, sampleSeconds)}\n\n${connections} connections, ${seconds / 60} min per soak, RSS every ${sampleSeconds} s; the compiled server in the default configuration (limits on with budgets raised so nothing is refused, half of the mixed traffic with a BASIC token).`;
+console.log(text);
+if (!quick) {
+  const file = await replaceSection('soak', `## Memory under hostile traffic (npm run bench:soak)\n\n${await describeMachine()}\n\n${text}\n`);
+  console.error(`wrote ${file}`);
+}

@@ -1,0 +1,79 @@
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { memoryBudgets } from '../src/app.ts';
+import { ENTRY_OVERHEAD_BYTES, ResponseCache } from '../src/http/cached-response.ts';
+import { json, startApp } from './helpers/http.ts';
+
+setFlagsFromString('--expose-gc');
+const gc = runInNewContext('gc') as () => void;
+
+/** Heap and off-heap bytes in use after two collections. */
+function inUse(): number {
+  gc();
+  gc();
+  const { heapUsed, external } = process.memoryUsage();
+  return heapUsed + external;
+}
+
+const MB = 2 ** 20;
+
+test('an answer is kept only while its real size fits: overhead, key and headers count, not just the body', () => {
+  const cache = new ResponseCache(4096, 'v1');
+  const small = cache.get('small', () => ({ json: '[1]' }));
+  assert.is(cache.peek('small'), small, 'a small answer is kept');
+  assert.ok(small.size >= ENTRY_OVERHEAD_BYTES + 'small'.length + 3, `size ${small.size} counts the overhead`);
+  // The body alone fits in the budget; with the entry's overhead and its header it does not.
+  const body = JSON.stringify('x'.repeat(4096 - ENTRY_OVERHEAD_BYTES));
+  cache.get('big', () => ({ json: body, headers: { Link: '<…>; rel="next"' } }));
+  assert.is(cache.peek('big'), undefined, 'an answer whose real size exceeds the budget is not kept');
+  // A compressed variant makes an entry bigger: past the budget it goes.
+  const text = JSON.stringify(Array.from({ length: 300 }, (_, i) => `${i}-${Math.random().toString(36)}`));
+  const loose = new ResponseCache(text.length + ENTRY_OVERHEAD_BYTES + 100, 'v1');
+  const entry = loose.get('text', () => ({ json: text }));
+  assert.is(loose.peek('text'), entry);
+  entry.bytes('gzip');
+  assert.is(loose.peek('text'), undefined, 'its gzip variant took it past the budget');
+  assert.ok(loose.bytes <= text.length + ENTRY_OVERHEAD_BYTES + 100);
+});
+
+test('cheap answers (an empty page) are served but never kept', () => {
+  const cache = new ResponseCache(MB, 'v1');
+  const entry = cache.get('empty', () => ({ json: '[]', cheap: true }));
+  assert.is(entry.body.toString(), '[]');
+  assert.is(cache.peek('empty'), undefined);
+  assert.is(cache.bytes, 0);
+});
+
+test('30,000 distinct small answers through the server: the heap grows by no more than RESPONSE_CACHE_MB', async () => {
+  const server = await startApp({ RESPONSE_CACHE_MB: '4' });
+  try {
+    const [first] = await json<{ duration: number }[]>(await server.get('/api/v1/episodes?sort=duration&size=1'));
+    // Every threshold below the shortest episode matches every episode: a new URL, a real one-record page.
+    const path = (n: number) => `/api/v1/episodes?duration=%3E${n}&size=1&fields=title`;
+    const drive = async (from: number, count: number) => {
+      for (let next = from; next < from + count; ) {
+        const batch = Array.from({ length: Math.min(50, from + count - next) }, (_, i) => next + i);
+        next += batch.length;
+        const statuses = await Promise.all(batch.map(async (n) => (await server.get(path(n))).status));
+        assert.ok(statuses.every((status) => status === 200), statuses.join(' '));
+      }
+    };
+    assert.ok(first!.duration > 40_000, 'thresholds stay below every duration');
+    await drive(0, 200);
+    const before = inUse();
+    await drive(200, 30_000);
+    const grown = inUse() - before;
+    const { cacheBytes } = memoryBudgets(server.config);
+    assert.ok(server.served.current.cache.bytes <= cacheBytes, 'the cache keeps to its share');
+    assert.ok(grown < 4 * MB + 2 * MB, `the heap grew by ${(grown / MB).toFixed(1)} MB for a 4 MB cache`);
+    // Repeated reads are still answered from the cache (the same bytes, the same tag).
+    const again = [await server.get(path(30_199)), await server.get(path(30_199))];
+    assert.is(again[0]!.headers.get('etag'), again[1]!.headers.get('etag'));
+  } finally {
+    await server.close();
+  }
+});
+
+test.run();
