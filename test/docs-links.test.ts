@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { checkLinks, documentationFiles, headingAnchors, readPage } from './helpers/markdown-links.ts';
+import { checkLinks, documentationFiles, headingAnchors, readPage, tableProblems } from './helpers/markdown-links.ts';
 import { FIXTURES } from './helpers/fixtures.ts';
 import { ROOT } from './helpers/spawn.ts';
 
@@ -85,6 +85,17 @@ test('every relative link and anchor in README.md, CONTRIBUTING.md and docs/ res
   const { problems, checked } = await checkLinks(ROOT, files);
   assert.equal(problems, []);
   assert.ok(checked > 50, `${checked} links checked`);
+});
+
+test('a table row with more or fewer cells than its header is reported, an escaped pipe is not a cell', () => {
+  const table = ['| Path | Answer |', '| --- | --- |', '| `a\\|b` | one |', '| `a|b` | two |', '| three |', 'no | pipes | at the ends', ''].join('\n');
+  assert.equal(tableProblems(table), ['line 4: 3 cells, the header has 2', 'line 5: 1 cell, the header has 2', 'line 6: 3 cells, the header has 2']);
+});
+
+test('every table row in README.md, CONTRIBUTING.md and docs/ has its header\'s number of cells', async () => {
+  for (const file of await documentationFiles(ROOT)) {
+    assert.equal(tableProblems(await readFile(join(ROOT, file), 'utf8')), [], file);
+  }
 });
 
 test('the README stays a first page: at most 200 lines, with the install, start and test commands', async () => {

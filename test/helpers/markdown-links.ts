@@ -67,7 +67,7 @@ export function readPage(markdown: string): Page {
     for (const child of token.children ?? []) {
       if (child.type === 'softbreak' || child.type === 'hardbreak') at++;
       const href = child.type === 'link_open' ? child.attrGet('href') : child.type === 'image' ? child.attrGet('src') : null;
-      if (href !== null) links.push({ href, line: at });
+      if (href !== null) links.push({ href: String(href), line: at });
       if (child.type === 'html_inline') {
         for (const { href: id } of htmlValues(child.content, HTML_ANCHOR, at)) anchors.add(id);
         links.push(...htmlValues(child.content, HTML_LINK, at));
@@ -76,6 +76,33 @@ export function readPage(markdown: string): Page {
   });
   for (const anchor of headingAnchors(headings)) anchors.add(anchor);
   return { anchors, links };
+}
+
+/** The cells of a table row's source line, split as GitHub does: on every pipe not escaped. */
+function cellCount(row: string): number {
+  return row.trim().replace(/^\|/, '').replace(/(?<!\\)\|$/, '').split(/(?<!\\)\|/).length;
+}
+
+/**
+ * Table rows whose number of cells differs from their header's (GitHub drops the extra cells
+ * and leaves missing ones empty), as `line N: …`. A pipe inside a code span splits a cell
+ * unless escaped (`\\|`).
+ *
+ * @example
+ * tableProblems('| a | b |\n| --- | --- |\n| `x|y` | z |'); // ['line 3: 3 cells, the header has 2']
+ */
+export function tableProblems(markdown: string): string[] {
+  const lines = markdown.split('\n');
+  const problems: string[] = [];
+  let header = 0;
+  for (const token of parser.parse(markdown, {})) {
+    if (token.type === 'table_open') header = 0;
+    if (token.type !== 'tr_open' || !token.map) continue;
+    const cells = cellCount(lines[token.map[0]]!);
+    if (!header) header = cells;
+    else if (cells !== header) problems.push(`line ${token.map[0] + 1}: ${cells} cell${cells === 1 ? '' : 's'}, the header has ${header}`);
+  }
+  return problems;
 }
 
 /** The Markdown files the link check covers: README.md, CONTRIBUTING.md and every page under docs/. */
