@@ -1,7 +1,7 @@
 # The catalog API in a container: `docker build -t series-catalog .` then
 # `docker run -p 3000:3000 -v catalog-var:/app/var --stop-timeout 15 series-catalog` (a stop
 # timeout above SHUTDOWN_GRACE_SECONDS, so docker stop never kills a draining server). See
-# README, "Running it for real".
+# docs/deploy.md.
 # A test replays these steps without Docker (test/dockerfile.test.ts): keep them plain.
 
 FROM node:26-slim AS build

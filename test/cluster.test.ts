@@ -12,7 +12,7 @@ import { Nginx } from '../scripts/lib/nginx.ts';
 import { listeningUrl, ROOT, startServer } from './helpers/spawn.ts';
 
 // Three instances of the server share accounts and limits through one real redis-server (with
-// an append-only file, as the README tells deployments to keep), behind a real nginx.
+// an append-only file, as docs/scaling.md tells deployments to keep), behind a real nginx.
 const redis = new RedisServer(await freePort(), await tempDir());
 await redis.start();
 const SHARED = {

@@ -33,7 +33,7 @@ async function signIns(url: string, seconds: number, connections: number): Promi
 /**
  * Starts a redis-server and nginx, then measures reads (one record by uuid) and sign-ins
  * through nginx with one instance of our server behind it, then three, all sharing accounts
- * and limits through Redis, as the README's "Scaling out" deploys them.
+ * and limits through Redis, as docs/scaling.md deploys them.
  *
  * @example
  * const rows = await measureCluster({ seconds: 5, connections: 50, progress: console.log });

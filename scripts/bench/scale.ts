@@ -66,11 +66,11 @@ async function rowsOf(dir: string, file: string): Promise<Record<string, unknown
 /**
  * Our server on `dir`, started as deployed (limits on, compiled), with the time until it
  * answers; `cacheMb: '0'` turns the response cache off. 1M records need a larger heap than
- * Node's default, which the README tells such deployments to set.
+ * Node's default, which docs/performance.md tells such deployments to set.
  */
 async function boot(dir: string, cacheMb?: string, records = 0): Promise<{ server: Child; base: string; readyMs: number }> {
   const port = await freePort();
-  // Node's default heap holds catalogs up to a few hundred thousand records; a million needs more, as the README says.
+  // Node's default heap holds catalogs up to a few hundred thousand records; a million needs more, as docs/performance.md says.
   const args = compiledServer(...(records >= 1_000_000 ? ['--max-old-space-size=8192'] : []));
   const started = performance.now();
   const server = await startChild(

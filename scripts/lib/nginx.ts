@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 /**
  * A real nginx (Debian package; `.ci/run` installs it) as a round-robin load balancer in
  * front of `upstreams`, on `port`, appending the client's address to X-Forwarded-For as the
- * README's example does: for the cluster test and benchmark.
+ * example in docs/deploy/nginx.conf does: for the cluster test and benchmark.
  */
 export class Nginx {
   private child?: ChildProcess;

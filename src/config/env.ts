@@ -93,8 +93,8 @@ const languageTag: Parse<string> = (raw) => {
 const PRODUCTION_SCRYPT_N = 2 ** 17;
 
 /**
- * Every environment variable the service reads, with its default and meaning. The README's
- * configuration table lists exactly these (a test compares them).
+ * Every environment variable the service reads, with its default and meaning. The table in
+ * docs/configuration.md lists exactly these (a test compares them, both ways).
  */
 export const VARIABLES = {
   NODE_ENV: { default: '', description: '`production` refuses settings meant for tests (a `SCRYPT_N` below 131072)', parse: optionalText },
