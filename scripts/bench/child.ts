@@ -11,6 +11,8 @@ export interface Child {
   rss(): Promise<number>;
   /** The most resident memory the process has had, in bytes (`VmHWM`). */
   peakRss(): Promise<number>;
+  /** CPU time the process has spent so far, user and system, every thread, in seconds (Linux `/proc`). */
+  cpuSeconds(): Promise<number>;
   stop(): Promise<void>;
 }
 
@@ -53,12 +55,23 @@ export async function startChild(args: string[], env: Record<string, string>, ur
     output: () => output,
     rss: async () => Number(/VmRSS:\s+(\d+) kB/.exec(await readFile(`/proc/${child.pid}/status`, 'utf8'))?.[1] ?? 0) * 1024,
     peakRss: async () => Number(/VmHWM:\s+(\d+) kB/.exec(await readFile(`/proc/${child.pid}/status`, 'utf8'))?.[1] ?? 0) * 1024,
+    cpuSeconds: () => cpuSecondsOf(child.pid!),
     stop: async () => {
       if (child.exitCode !== null) return;
       child.kill('SIGKILL');
       await once(child, 'exit');
     },
   };
+}
+
+/** Clock ticks per second of `/proc/<pid>/stat`'s times (USER_HZ, 100 on Linux). */
+const TICKS = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
+
+/** utime + stime of a process: fields 14 and 15 of `/proc/<pid>/stat`, counted after the command name. */
+async function cpuSecondsOf(pid: number): Promise<number> {
+  const stat = await readFile(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / TICKS;
 }
 
 async function reachable(url: string): Promise<boolean> {

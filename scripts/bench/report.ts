@@ -22,9 +22,10 @@ const VARIANTS: [Variant, string][] = [
 ];
 
 /**
- * The throughput table of `npm run bench`: per scenario, the node:http baseline's req/s,
- * then our req/s and ratio to the baseline in each deployment (the default first) with the
- * target beside it, and json-server's req/s with our ratio to it (limits off).
+ * The throughput table of `npm run bench`: per scenario, the node:http baseline's req/s and
+ * CPU per request, then in each deployment (the default first) our req/s and its ratio to the
+ * baseline's, our CPU per request and the efficiency (the baseline's CPU ÷ ours), each with
+ * its target beside it, and json-server's req/s with our ratio to it (limits off).
  *
  * @example
  * console.log(throughputTable(rows));
@@ -36,15 +37,16 @@ export function throughputTable(rows: ThroughputRow[]): string {
     const cells = used.map(([variant]) => {
       const figures = ours[variant];
       if (!figures || !baseline) return '';
+      const verdict = (value: number, target: number | undefined) => (target ? ` ${value >= target ? '✓' : '✗'} (≥ ${target})` : '');
       const ratio = figures.rps / baseline.rps;
-      const target = scenario.targets[variant];
-      const verdict = target ? ` ${ratio >= target ? '✓' : '✗'} (≥ ${target})` : '';
-      return `${int(figures.rps)}: **${ratio.toFixed(2)}**${verdict}${warn(figures)}`;
+      const efficiency = baseline.cpuUs / figures.cpuUs;
+      const cpu = figures.cpuUs > 0 ? `; ${figures.cpuUs.toFixed(0)} µs: **${efficiency.toFixed(2)}**${verdict(efficiency, scenario.efficiency?.[variant])}` : '';
+      return `${int(figures.rps)}: **${ratio.toFixed(2)}**${verdict(ratio, scenario.targets[variant])}${cpu}${warn(figures)}`;
     });
     const js = jsonServer && ours.d ? `${int(jsonServer.rps)} (ours ${(ours.d.rps / jsonServer.rps).toFixed(1)}×)${warn(jsonServer)}` : 'n/a';
-    return [scenario.name, baseline ? `${int(baseline.rps)} (p99 ${ms(baseline.p99)} ms)${warn(baseline)}` : 'n/a', ...cells, js];
+    return [scenario.name, baseline ? `${int(baseline.rps)}; ${baseline.cpuUs.toFixed(0)} µs (p99 ${ms(baseline.p99)} ms)${warn(baseline)}` : 'n/a', ...cells, js];
   });
-  return table(['scenario', 'node:http baseline req/s', ...used.map(([, head]) => `${head}: req/s: ÷ baseline`), 'json-server req/s'], body);
+  return table(['scenario', 'node:http baseline: req/s; CPU per request', ...used.map(([, head]) => `${head}: req/s: ÷ baseline; CPU per request: efficiency`), 'json-server req/s'], body);
 }
 
 /** The targets of boot and memory, by catalog (issue: a small machine's view). */
