@@ -29,14 +29,14 @@ export function compiledServer(...nodeOptions: string[]): string[] {
 }
 
 /**
- * Starts `node args…` and resolves once it is reachable: at the URL it prints on a
+ * Starts `node args…` (this node, or the binary `node` names) and resolves once it is reachable: at the URL it prints on a
  * `listening on <url>` line, or at `url` when given (servers that print nothing useful).
  *
  * @example
  * const ours = await startChild(compiledServer(), { PORT: '0', HOST: '127.0.0.1' });
  */
-export async function startChild(args: string[], env: Record<string, string>, url?: string, timeoutMs = 600_000): Promise<Child> {
-  const child = spawn(process.execPath, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+export async function startChild(args: string[], env: Record<string, string>, url?: string, timeoutMs = 600_000, node = process.execPath): Promise<Child> {
+  const child = spawn(node, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   child.stdout!.on('data', (chunk) => (output += chunk));
   child.stderr!.on('data', (chunk) => (output += chunk));
@@ -47,7 +47,7 @@ export async function startChild(args: string[], env: Record<string, string>, ur
     if (Date.now() > deadline) throw new Error(`${args.join(' ')} did not start in time: ${output.slice(-2000)}`);
     found ??= /listening on (http:\/\/\S+)/.exec(output)?.[1];
     if (found && (await reachable(found))) break;
-    await new Promise((resolve) => setTimeout(resolve, 10));
+    await new Promise((resolve) => setTimeout(resolve, 2));
   }
   return {
     url: found,
