@@ -9,6 +9,7 @@ import {
   GraphQLString,
   type GraphQLFieldConfig,
   type GraphQLFieldConfigArgumentMap,
+  type GraphQLNullableType,
 } from 'graphql';
 import type { Catalog } from '../catalog/catalog.ts';
 import { FAMILIES, FAMILY_NAMES, sortableFields, type Family } from '../catalog/families.ts';
@@ -32,7 +33,7 @@ export interface GraphQLContext {
 type RootField = GraphQLFieldConfig<unknown, GraphQLContext, Record<string, unknown>>;
 
 const UUID = new RegExp(UUID_PATTERN);
-const nonNull = <T extends Parameters<typeof GraphQLNonNull>[0]>(type: T) => new GraphQLNonNull(type);
+const nonNull = <T extends GraphQLNullableType>(type: T) => new GraphQLNonNull(type);
 
 const ORDER = new GraphQLEnumType({ name: 'Order', values: { asc: { description: 'Ascending' }, desc: { description: 'Descending' } } });
 
