@@ -16,6 +16,7 @@ import {
   type GraphQLNamedType,
   type GraphQLOutputType,
   type GraphQLSchema,
+  type ValidationContext,
   type ValidationRule,
 } from 'graphql';
 import { getComplexity, type ComplexityEstimator } from 'graphql-query-complexity';
@@ -56,11 +57,18 @@ export function parseWithin(query: string, limits: GraphQLLimits): DocumentNode 
   }
 }
 
+/**
+ * A refusal of graphql-armor's reported as a validation error rather than thrown (thrown, it
+ * would end validation as a server error); its "Syntax Error:" prefix is dropped, the query's
+ * syntax being fine.
+ */
+const report = { propagateOnRejection: false, onReject: [(context: ValidationContext | null, error: GraphQLError) => context?.reportError(new GraphQLError(error.message.replace(/^Syntax Error: /, '')))] };
+
 /** The validation rules of the limits that do not depend on variables: depth and aliases. */
 export function limitRules(limits: GraphQLLimits): ValidationRule[] {
   return [
-    maxDepthRule({ n: limits.maxDepth, flattenFragments: true, ignoreIntrospection: true, exposeLimits: true }) as unknown as ValidationRule,
-    maxAliasesRule({ n: limits.maxAliases, exposeLimits: true }) as unknown as ValidationRule,
+    maxDepthRule({ n: limits.maxDepth, flattenFragments: true, ignoreIntrospection: true, exposeLimits: true, ...report }) as unknown as ValidationRule,
+    maxAliasesRule({ n: limits.maxAliases, exposeLimits: true, ...report }) as unknown as ValidationRule,
   ];
 }
 

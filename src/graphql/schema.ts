@@ -22,13 +22,13 @@ import { conditionsOf, filterInput } from './filters.ts';
 import { RecordTypes, typeName } from './record-types.ts';
 import { ServedRecord } from './served.ts';
 
-/** What every resolver of one request sees. */
-export interface GraphQLContext {
+/** What every resolver of one request sees (a type, not an interface: graphql-http wants an indexable record). */
+export type GraphQLContext = {
   catalog: Catalog;
   /** The language of `Accept-Language` (else the default): fields without a `language` argument answer in it. */
   preferred: string;
   maxPageSize: number;
-}
+};
 
 type RootField = GraphQLFieldConfig<unknown, GraphQLContext, Record<string, unknown>>;
 
