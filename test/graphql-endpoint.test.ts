@@ -1,7 +1,13 @@
 import { auditServer } from 'graphql-http';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { buildClientSchema, getIntrospectionQuery, isObjectType, type IntrospectionQuery } from 'graphql';
+import { FAMILIES } from '../src/catalog/families.ts';
+import { typeName } from '../src/graphql/record-types.ts';
 import { json, startApp } from './helpers/http.ts';
+import { ROOT } from './helpers/spawn.ts';
 
 const server = await startApp();
 const endpoint = `${server.url}/api/graphql`;
@@ -98,6 +104,25 @@ test('introspection stays on and fits within the cost limit', async () => {
   const { body } = await post('{ __schema { queryType { name } types { name fields { name args { name type { name kind ofType { name kind } } } } } } }');
   assert.not.ok(body.errors, JSON.stringify(body.errors));
   assert.is((body.data as { __schema: { queryType: { name: string } } }).__schema.queryType.name, 'Query');
+});
+
+test('every field of every family schema is a field of its GraphQL type, as introspection reports it', async () => {
+  const { body } = await post(getIntrospectionQuery());
+  const schema = buildClientSchema(body.data as unknown as IntrospectionQuery);
+  for (const family of FAMILIES.values()) {
+    const type = schema.getType(typeName(family));
+    assert.ok(type && isObjectType(type), typeName(family));
+    const fields = Object.keys(type.getFields());
+    for (const name of Object.keys(family.schema.properties ?? {})) assert.ok(fields.includes(name), `${typeName(family)}.${name}`);
+    for (const name of family.translation?.fields ?? []) assert.ok(fields.includes(name), `${typeName(family)}.${name} (translated)`);
+  }
+});
+
+test('the SDL is downloadable, equal to the file npm run schemas writes beside the JSON Schemas', async () => {
+  const response = await server.get('/api/graphql/schema.graphql');
+  assert.is(response.status, 200);
+  assert.match(response.headers.get('content-type') ?? '', /^text\/plain/);
+  assert.is(await response.text(), await readFile(join(ROOT, 'data', 'schemas', 'catalog.graphql'), 'utf8'));
 });
 
 test.after(() => server.close());

@@ -9,7 +9,7 @@ import type { ServedCatalog } from '../http/state.ts';
 import { HttpError } from '../lib/http-error.ts';
 import { DocumentCache } from './documents.ts';
 import { costError, costOf, type GraphQLLimits } from './limits.ts';
-import type { GraphQLContext } from './schema.ts';
+import { schemaText, type GraphQLContext } from './schema.ts';
 
 /** What the GraphQL endpoint serves, and how. */
 export interface GraphQLOptions {
@@ -113,6 +113,10 @@ export function graphqlRoutes(router: Router, options: GraphQLOptions): void {
     ctx.body = text;
   };
 
+  router.get('/api/graphql/schema.graphql', (ctx) => {
+    const entry = served.current.cache.get('graphql schema', () => ({ json: schemaText(schema), headers: { 'Content-Type': 'text/plain; charset=utf-8' } }));
+    send(ctx, entry, options.cacheControl);
+  });
   router.get('/api/graphql', answer);
   // A body may hold the query and its variables: more than a document, less than twice.
   router.post('/api/graphql', jsonBody({ maxBytes: 2 * limits.maxDocumentBytes }), answer);

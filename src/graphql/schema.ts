@@ -7,6 +7,7 @@ import {
   GraphQLObjectType,
   GraphQLSchema,
   GraphQLString,
+  printSchema,
   type GraphQLFieldConfig,
   type GraphQLFieldConfigArgumentMap,
   type GraphQLNullableType,
@@ -185,4 +186,15 @@ export function catalogSchema(): GraphQLSchema {
   };
   for (const name of FAMILY_NAMES) if (name !== 'overview') Object.assign(fields, familyFields(FAMILIES.get(name)!, types));
   return new GraphQLSchema({ query: new GraphQLObjectType({ name: 'Query', fields }) });
+}
+
+/**
+ * The schema in SDL, as `/api/graphql/schema.graphql` serves it and `npm run schemas` writes
+ * it beside the JSON Schemas, for clients that generate types.
+ *
+ * @example
+ * schemaText(catalogSchema()); // '# Generated …\n\ntype Query {\n  …'
+ */
+export function schemaText(schema: GraphQLSchema): string {
+  return `# The catalog's GraphQL schema, generated from src/catalog/schemas (npm run schemas); do not edit.\n\n${printSchema(schema)}\n`;
 }
