@@ -125,5 +125,21 @@ test('the SDL is downloadable, equal to the file npm run schemas writes beside t
   assert.is(await response.text(), await readFile(join(ROOT, 'data', 'schemas', 'catalog.graphql'), 'utf8'));
 });
 
+test('every GraphQL request counts once in the caller\'s budget, with the REST headers and 429', async () => {
+  const limited = await startApp({ RATE_LIMIT: 'on', RATE_LIMIT_ANONYMOUS: '4' });
+  try {
+    const get = `${limited.url}/api/graphql?query=${encodeURIComponent('{ overview { title } }')}`;
+    const post = () => fetch(`${limited.url}/api/graphql`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{"query":"{ overview { title } }"}' });
+    const answers = [await fetch(get), await fetch(get), await post(), await post(), await fetch(get)];
+    assert.equal(answers.map((a) => a.status), [200, 200, 200, 200, 429]);
+    assert.equal(answers.slice(0, 4).map((a) => a.headers.get('x-rate-limit-remaining')), ['3', '2', '1', '0']);
+    const refused = await json<{ code: number; message: string }>(answers[4]!);
+    assert.is(refused.code, 429);
+    assert.ok(answers[4]!.headers.get('retry-after'));
+  } finally {
+    await limited.close();
+  }
+});
+
 test.after(() => server.close());
 test.run();
