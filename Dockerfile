@@ -8,7 +8,7 @@ FROM node:26-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json .npmrc ./
 RUN npm ci --no-audit --no-fund
-COPY tsconfig.json tsconfig.build.json ./
+COPY tsconfig.json ./
 COPY scripts ./scripts
 COPY src ./src
 RUN npm run build && npm prune --omit=dev
@@ -16,11 +16,11 @@ RUN npm run build && npm prune --omit=dev
 FROM node:26-slim
 ENV NODE_ENV=production PORT=3000 HOST=0.0.0.0
 WORKDIR /app
-COPY --from=build /app/package.json /app/package-lock.json /app/.npmrc /app/tsconfig.json /app/tsconfig.build.json ./
+COPY --from=build /app/package.json /app/package-lock.json /app/.npmrc /app/tsconfig.json ./
 COPY --from=build /app/node_modules ./node_modules
 COPY --from=build /app/dist ./dist
 # The command-line tools (npm run accounts, check-data) run from the sources through tsx;
-# with the tsconfig files, `npm start` also finds the build current (platforms that run it).
+# with them, `npm start` also finds the build current (platforms that run it).
 COPY --from=build /app/scripts ./scripts
 COPY --from=build /app/src ./src
 COPY data ./data

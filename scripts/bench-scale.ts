@@ -1,9 +1,11 @@
-// npm run bench:scale [-- --quick] [--sizes 10000,100000,1000000] [--seconds S] [--connections C]
-// Boot time, memory and latency under load on generated catalogs of growing size.
+// npm run bench:scale [-- --quick] [--sizes 10000,100000,1000000] [--seconds S] [--connections C] [--node PATH]…
+// Cold starts of the embedded catalog beside a bare node:http server (on this node and on each
+// --node binary), then boot time, memory and latency on generated catalogs.
 import { parseArgs } from 'node:util';
 import { describeMachine, replaceSection } from './bench/document.ts';
-import { bootTable, scaleTable } from './bench/report.ts';
-import { measureEmbeddedBoot, measureScale } from './bench/scale.ts';
+import { measureColdStarts, measureNpmStart } from './bench/cold-start.ts';
+import { bootTable, coldStartTable, scaleTable } from './bench/report.ts';
+import { measureScale } from './bench/scale.ts';
 
 const { values } = parseArgs({
   options: {
@@ -11,6 +13,7 @@ const { values } = parseArgs({
     sizes: { type: 'string' },
     seconds: { type: 'string' },
     connections: { type: 'string', default: '50' },
+    node: { type: 'string', multiple: true, default: [] },
   },
 });
 const quick = values.quick!;
@@ -22,12 +25,16 @@ if (![...sizes, seconds, connections].every((n) => Number.isInteger(n) && n > 0)
   process.exit(1);
 }
 const settleSeconds = quick ? 1 : 10;
-console.error('… the embedded catalog: boot and memory');
-const embedded = await measureEmbeddedBoot(settleSeconds);
+const runs = quick ? 1 : 5;
+console.error(`… the embedded catalog: ${runs} cold starts beside a bare node:http server`);
+const nodes = [process.execPath, ...values.node!];
+const cold = await measureColdStarts({ nodes, runs, settleSeconds });
+const npmStartMs = await measureNpmStart(runs);
 const rows = await measureScale({ sizes, seconds, connections, settleSeconds, workDir: 'var/bench', progress: (line) => console.error(`… ${line}`) });
-const bootNote = `Compiled server started with plain node (rate limits on), as the README runs it; memory read after ${settleSeconds} s idle, once V8 has given back the boot's garbage.`;
+const coldNote = `The embedded catalog: \`node dist/main.js\` (rate limits on) and a bare node:http server (\`node scripts/bench/bare-server.cjs\`) started alternately, ${runs} of each per node, each timed from spawning node to its first answer of /api/ping; medians. Memory read after ${settleSeconds} s idle.`;
+const bootNote = `Generated catalogs: the compiled server started with plain node (rate limits on), as the README runs it; memory read after ${settleSeconds} s idle, once V8 has given back the boot's garbage.`;
 const settings = `${connections} connections, ${seconds} s per query after a 1 s warm-up; "cache on" is the server as deployed, "cache off" (RESPONSE_CACHE_MB=0) runs every request's query.`;
-const text = `${bootTable(embedded, rows)}\n\n${bootNote}\n\n${scaleTable(rows)}\n\n${settings}`;
+const text = `${coldStartTable(cold, npmStartMs, runs)}\n\n${coldNote}\n\n${bootTable(rows)}\n\n${bootNote}\n\n${scaleTable(rows)}\n\n${settings}`;
 console.log(text);
 if (!quick) {
   const file = await replaceSection('scale', `## Scale (npm run bench:scale)\n\n${await describeMachine()}\n\n${text}\n`);

@@ -1,5 +1,6 @@
-// npm run bench:soak [-- --quick] [--minutes M] [--sample S] [--cache 64,256] [--kinds "unique searches,mixed"] [--connections C]
+// npm run bench:soak [-- --quick] [--minutes M] [--sample S] [--cache 64,256] [--kinds "unique searches,mixed"] [--connections C] [--side-by-side]
 // Hostile unique-URL traffic of each kind against the compiled server, RSS read as it runs.
+// --side-by-side runs the cache sizes at once, one server each (half the time, each with half the machine).
 import { parseArgs } from 'node:util';
 import { describeMachine, replaceSection } from './bench/document.ts';
 import { soakTable } from './bench/report.ts';
@@ -14,6 +15,7 @@ const { values } = parseArgs({
     kinds: { type: 'string' },
     connections: { type: 'string', default: '20' },
     data: { type: 'string', default: './data' },
+    'side-by-side': { type: 'boolean', default: false },
   },
 });
 const quick = values.quick!;
@@ -26,11 +28,15 @@ if (![seconds, sampleSeconds, connections, ...caches].every((n) => Number.isInte
   console.error(`--minutes and --connections take whole numbers, --cache megabytes (comma-separated), --kinds some of: ${SOAK_KINDS.join(', ')}`);
   process.exit(1);
 }
-const results: SoakResult[] = [];
-for (const cacheMb of caches) {
-  for (const kind of kinds) results.push(await soak({ kind, cacheMb, seconds, sampleSeconds, connections, dataDir: values.data!, progress: (line) => console.error(`… ${line}`) }));
-}
-const text = `${soakTable(results, sampleSeconds)}\n\n${connections} connections, ${seconds / 60} min per soak, RSS every ${sampleSeconds} s; the compiled server in the default configuration (limits on with budgets raised so nothing is refused, half of the mixed traffic with a BASIC token).`;
+const series = async (cacheMb: number): Promise<SoakResult[]> => {
+  const done: SoakResult[] = [];
+  for (const kind of kinds) done.push(await soak({ kind, cacheMb, seconds, sampleSeconds, connections, dataDir: values.data!, progress: (line) => console.error(`… ${line}`) }));
+  return done;
+};
+const sideBySide = values['side-by-side']!;
+const results: SoakResult[] = sideBySide ? (await Promise.all(caches.map(series))).flat() : [];
+if (!sideBySide) for (const cacheMb of caches) results.push(...(await series(cacheMb)));
+const text = `${soakTable(results, sampleSeconds)}\n\n${connections} connections, ${seconds / 60} min per soak${sideBySide ? ` (the ${caches.join(' and ')} MB series side by side, one server each)` : ''}, RSS every ${sampleSeconds} s; the compiled server in the default configuration (limits on with budgets raised so nothing is refused, half of the mixed traffic with a BASIC token).`;
 console.log(text);
 if (!quick) {
   const file = await replaceSection('soak', `## Memory under hostile traffic (npm run bench:soak)\n\n${await describeMachine()}\n\n${text}\n`);

@@ -48,19 +48,18 @@ const FAST_PATH_ERROR_BYTES = 2 ** 20;
 
 /**
  * The share of `RESPONSE_CACHE_MB` the entries may take by their own measure: while entries
- * come and go, the heap and the allocator hold about a quarter more than the entries
- * themselves, up to half more under churn (freed space not yet reused, the collector's room
- * to work), so the process grows by the setting, not by half more (measured with
- * `npm run bench:soak`).
+ * come and go under hostile traffic, the heap and the allocator hold up to twice what the
+ * entries themselves take (freed space not yet reused, the collector's room to work), so the
+ * process grows by the setting, not by more (measured with `npm run bench:soak`).
  */
-const MEASURED_SHARE = 0.65;
+const MEASURED_SHARE = 0.5;
 
 /**
  * How `RESPONSE_CACHE_MB` is shared: of what the entries may take, seven eighths for the
  * answers themselves, one eighth for the fast path's index of the URLs that reach them.
  *
  * @example
- * memoryBudgets(config).cacheBytes; // 38168166 for RESPONSE_CACHE_MB=64
+ * memoryBudgets(config).cacheBytes; // 29360128 for RESPONSE_CACHE_MB=64
  */
 export function memoryBudgets(config: Config): { cacheBytes: number; fastPath: { answersBytes: number; errorsBytes: number } } {
   const total = config.RESPONSE_CACHE_MB * 2 ** 20 * MEASURED_SHARE;

@@ -20,16 +20,23 @@ async function refuse(lines: string): Promise<never> {
   process.exit(1);
 }
 
-const started = performance.now();
-const { lines, result } = await checkData(config.DATA_DIR, config.DEFAULT_LANGUAGE);
-if (!result.ok && !config.WATCH_DATA) {
-  await refuse(lines.join('\n'));
-} else if (!result.ok) {
-  // Under npm run dev the watcher can repair broken data: start, answer 503 until it is good.
-  log.warn(`${lines.join('\n')}\nstarting without a catalog: requests get 503 until the data is good`);
-  await startService(config, undefined, log).catch((error: Error) => refuse(error.message));
-} else {
-  if (lines.length > 1) log.warn(lines.slice(0, -1).join('\n'));
-  log.info(summarize(result.catalog, performance.now() - started));
-  await startService(config, result.catalog, log).catch((error: Error) => refuse(error.message));
+/** Loads and checks the data, then starts serving it, or refuses to start. */
+async function start(): Promise<void> {
+  const started = performance.now();
+  const { lines, result } = await checkData(config.DATA_DIR, config.DEFAULT_LANGUAGE);
+  if (!result.ok && !config.WATCH_DATA) {
+    await refuse(lines.join('\n'));
+  } else if (!result.ok) {
+    // Under npm run dev the watcher can repair broken data: start, answer 503 until it is good.
+    log.warn(`${lines.join('\n')}\nstarting without a catalog: requests get 503 until the data is good`);
+    await startService(config, undefined, log).catch((error: Error) => refuse(error.message));
+  } else {
+    if (lines.length > 1) log.warn(lines.slice(0, -1).join('\n'));
+    log.info(summarize(result.catalog, performance.now() - started));
+    await startService(config, result.catalog, log).catch((error: Error) => refuse(error.message));
+  }
 }
+
+// Not a top-level await: the bundle is CommonJS (see scripts/build.mjs). A failure nobody
+// foresaw still ends the process with its stack and exit code 1, as an unhandled rejection.
+void start();

@@ -11,6 +11,8 @@ export interface Child {
   rss(): Promise<number>;
   /** The most resident memory the process has had, in bytes (`VmHWM`). */
   peakRss(): Promise<number>;
+  /** CPU time the process has spent so far, user and system, every thread, in seconds (Linux `/proc`). */
+  cpuSeconds(): Promise<number>;
   stop(): Promise<void>;
 }
 
@@ -27,14 +29,14 @@ export function compiledServer(...nodeOptions: string[]): string[] {
 }
 
 /**
- * Starts `node args…` and resolves once it is reachable: at the URL it prints on a
+ * Starts `node args…` (this node, or the binary `node` names) and resolves once it is reachable: at the URL it prints on a
  * `listening on <url>` line, or at `url` when given (servers that print nothing useful).
  *
  * @example
  * const ours = await startChild(compiledServer(), { PORT: '0', HOST: '127.0.0.1' });
  */
-export async function startChild(args: string[], env: Record<string, string>, url?: string, timeoutMs = 600_000): Promise<Child> {
-  const child = spawn(process.execPath, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+export async function startChild(args: string[], env: Record<string, string>, url?: string, timeoutMs = 600_000, node = process.execPath): Promise<Child> {
+  const child = spawn(node, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   child.stdout!.on('data', (chunk) => (output += chunk));
   child.stderr!.on('data', (chunk) => (output += chunk));
@@ -45,7 +47,7 @@ export async function startChild(args: string[], env: Record<string, string>, ur
     if (Date.now() > deadline) throw new Error(`${args.join(' ')} did not start in time: ${output.slice(-2000)}`);
     found ??= /listening on (http:\/\/\S+)/.exec(output)?.[1];
     if (found && (await reachable(found))) break;
-    await new Promise((resolve) => setTimeout(resolve, 10));
+    await new Promise((resolve) => setTimeout(resolve, 2));
   }
   return {
     url: found,
@@ -53,12 +55,23 @@ export async function startChild(args: string[], env: Record<string, string>, ur
     output: () => output,
     rss: async () => Number(/VmRSS:\s+(\d+) kB/.exec(await readFile(`/proc/${child.pid}/status`, 'utf8'))?.[1] ?? 0) * 1024,
     peakRss: async () => Number(/VmHWM:\s+(\d+) kB/.exec(await readFile(`/proc/${child.pid}/status`, 'utf8'))?.[1] ?? 0) * 1024,
+    cpuSeconds: () => cpuSecondsOf(child.pid!),
     stop: async () => {
       if (child.exitCode !== null) return;
       child.kill('SIGKILL');
       await once(child, 'exit');
     },
   };
+}
+
+/** Clock ticks per second of `/proc/<pid>/stat`'s times (USER_HZ, 100 on Linux). */
+const TICKS = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
+
+/** utime + stime of a process: fields 14 and 15 of `/proc/<pid>/stat`, counted after the command name. */
+async function cpuSecondsOf(pid: number): Promise<number> {
+  const stat = await readFile(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / TICKS;
 }
 
 async function reachable(url: string): Promise<boolean> {

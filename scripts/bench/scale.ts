@@ -88,21 +88,6 @@ async function bootFigures(server: Child, readyMs: number, settleSeconds: number
 }
 
 /**
- * Boot and memory of the embedded catalog (`./data`), as a small machine sees them.
- *
- * @example
- * const { readyMs, rssBytes, peakBytes } = await measureEmbeddedBoot(10);
- */
-export async function measureEmbeddedBoot(settleSeconds: number): Promise<BootFigures> {
-  const { server, readyMs } = await boot('./data');
-  try {
-    return await bootFigures(server, readyMs, settleSeconds);
-  } finally {
-    await server.stop();
-  }
-}
-
-/**
  * For each size: generates a catalog and boots our server on it twice. As deployed (response
  * cache on) it reports the time until it answers, its resident memory and latency under load;
  * with the cache off, latency again with every request running its query. Queries: a filter

@@ -22,6 +22,8 @@ export interface Figures {
   p50: number;
   p99: number;
   wrong: number;
+  /** Median CPU microseconds per request of the server process. */
+  cpuUs: number;
 }
 
 export interface ThroughputRow {
@@ -42,6 +44,7 @@ function summarize(measures: Measure[]): Figures {
     p50: median(measures.map((m) => m.p50)),
     p99: median(measures.map((m) => m.p99)),
     wrong: measures.reduce((sum, m) => sum + m.wrong, 0),
+    cpuUs: median(measures.map((m) => m.cpuUs ?? 0)),
   };
 }
 
@@ -145,7 +148,7 @@ export async function measureThroughput(options: ThroughputOptions): Promise<Thr
         for (const run of [...runs.slice(shift), ...runs.slice(0, shift)]) {
           progress(`round ${round}/${options.rounds} · ${scenario.name} · ${run.label}`);
           await new Promise((resolve) => setTimeout(resolve, 1000));
-          run.into.push(await drive(origin(run.child) + run.request.path, run.request.headers, scenario.status, options));
+          run.into.push(await drive(origin(run.child) + run.request.path, run.request.headers, scenario.status, options, run.child));
         }
       }
     }

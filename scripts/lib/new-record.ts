@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { readFile, writeFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { canonicalText } from '../../src/catalog/canonical.ts';
 import { FAMILIES, isFamilyName, type Family, type FamilyName, type FieldInfo } from '../../src/catalog/families.ts';
+import { writeWholeFile } from '../../src/lib/whole-file.ts';
 
 type Row = Record<string, unknown>;
 
@@ -138,7 +139,7 @@ export async function newRecord(dir: string, name: string, options: Record<strin
   const files: string[] = [];
   for (const touchedName of touched) {
     const file = FAMILIES.get(touchedName)!.file;
-    await writeFile(join(dir, file), canonicalText(file, data.get(touchedName)));
+    await writeWholeFile(join(dir, file), canonicalText(file, data.get(touchedName)));
     files.push(file);
   }
   const todo: string[] = [];
@@ -146,7 +147,7 @@ export async function newRecord(dir: string, name: string, options: Record<strin
     const { parentKey, file, schema } = family.translation;
     const languages = [...new Set([defaultLanguage, ...translations.map((row) => String(row.language))])];
     for (const language of languages) translations.push({ [parentKey]: uuid, language, ...(language === defaultLanguage ? translated : {}) });
-    await writeFile(join(dir, file), canonicalText(file, translations));
+    await writeWholeFile(join(dir, file), canonicalText(file, translations));
     files.push(file);
     const required = (schema.required ?? []).filter((f) => f !== parentKey && f !== 'language');
     for (const language of languages) {

@@ -8,10 +8,14 @@ import { once } from 'node:events';
 export class RedisServer {
   private child?: ChildProcess;
 
-  /** `dir`: keep an append-only file there, so the data survives a restart (as a real deployment should). */
+  /**
+   * `dir`: keep an append-only file there, so the data survives a restart (as a real
+   * deployment should); `settings`: more redis-server arguments, which win over those.
+   */
   constructor(
     readonly port: number,
     private readonly dir?: string,
+    private readonly settings: string[] = [],
   ) {}
 
   get url(): string {
@@ -20,7 +24,7 @@ export class RedisServer {
 
   async start(): Promise<void> {
     const persistence = this.dir ? ['--dir', this.dir, '--appendonly', 'yes', '--appendfsync', 'always'] : ['--appendonly', 'no'];
-    const child = spawn('redis-server', ['--port', String(this.port), '--bind', '127.0.0.1', '--save', '', ...persistence, '--enable-debug-command', 'local'], {
+    const child = spawn('redis-server', ['--port', String(this.port), '--bind', '127.0.0.1', '--save', '', ...persistence, '--enable-debug-command', 'local', ...this.settings], {
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     this.child = child;

@@ -1,5 +1,5 @@
-import { createAjv } from '../lib/ajv.ts';
 import { UUID_PATTERN } from '../lib/formats.ts';
+import { compileValidator } from '../lib/validators.ts';
 import { ROLES, type Account } from './account.ts';
 import { HASH_PATTERN } from './passwords.ts';
 
@@ -10,7 +10,7 @@ export interface AccountsData {
 
 const string = { type: 'string', minLength: 1 };
 
-const validate = createAjv().compile<AccountsData>({
+const validate = compileValidator<AccountsData>({
   type: 'object',
   properties: {
     accounts: {

@@ -1,12 +1,13 @@
-import { watch, type FSWatcher } from 'node:fs';
+import { existsSync, watch, type FSWatcher } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { basename, dirname } from 'node:path';
 import { Low } from 'lowdb';
 import { lock } from 'proper-lockfile';
+import { removeLeftovers } from '../lib/whole-file.ts';
 import type { Account } from './account.ts';
 import { accountsFileProblem, type AccountsData } from './accounts-file.ts';
 import { keepPrivate, makeParentFolders } from './private-file.ts';
-import type { AccountChanges, AccountKey, AccountStore, TakenField } from './store.ts';
+import { AccountsNotSaved, type AccountChanges, type AccountKey, type AccountStore, type TakenField } from './store.ts';
 import { StoreFileError, SyncedJsonFile } from './synced-json-file.ts';
 import { WriteQueue } from './write-queue.ts';
 
@@ -77,9 +78,15 @@ export class JsonFileAccountStore implements AccountStore {
   static async open(file: string, warn: (line: string) => void = () => {}): Promise<JsonFileAccountStore> {
     await makeParentFolders(file);
     await keepPrivate(file, warn);
+    const leftovers = await removeLeftovers(file);
+    if (leftovers.length) warn(`removed what an interrupted write of ${file} left: ${leftovers.join(', ')}`);
     const store = new JsonFileAccountStore(file, warn);
     // Reading needs no lock, so a restart after a crash is not held up by the crash's lock.
-    await store.#queue.run(() => store.#reload());
+    await store.#queue.run(() => store.#reload()).catch((error: Error) => {
+      const previous = `${file}.previous`;
+      if (!(error instanceof StoreFileError) || !existsSync(previous)) throw error;
+      throw new StoreFileError(file, `${error.message.slice(file.length + 2)}. The version before the last write is kept: restore it with  cp ${previous} ${file}`);
+    });
     if (store.#state.version === 'missing') await store.#change((state) => ({ result: undefined, next: state.version === 'missing' ? [] : undefined }));
     const refresh = () => void store.refresh().catch((error: Error) => warn(`accounts not reloaded: ${error.message}`));
     // The folder's events usually tell at once; the timer covers file systems without them.
@@ -174,7 +181,14 @@ export class JsonFileAccountStore implements AccountStore {
         const { result, next } = decide(this.#state);
         if (next) {
           this.#db.data = { accounts: next };
-          await this.#db.write();
+          try {
+            await this.#db.write();
+          } catch (error) {
+            // Nothing is acknowledged and the state stays the last one on disk.
+            const reason = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
+            this.warn(`accounts not saved: writing ${this.file} failed (${reason}); the file is unchanged`);
+            throw new AccountsNotSaved(this.file, reason);
+          }
           this.#state = snapshot(next, await versionOf(this.file));
         }
         return result;

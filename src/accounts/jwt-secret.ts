@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import { open, readFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
+import { writeWholeFile } from '../lib/whole-file.ts';
 import { keepPrivate } from './private-file.ts';
 import { StoreFileError } from './synced-json-file.ts';
 
@@ -20,22 +21,15 @@ async function readSecretFile(file: string): Promise<Uint8Array> {
   return key;
 }
 
-/** Creates `file` with a fresh 256-bit key, unless it already exists (another process won the race). */
+/** Creates `file` with a fresh 256-bit key, whole, unless it already exists (another process won the race). */
 async function createSecretFile(file: string): Promise<boolean> {
-  let handle;
   try {
-    handle = await open(file, 'wx', 0o600);
+    await writeWholeFile(file, `${randomBytes(32).toString('base64url')}\n`, { mode: 0o600, exclusive: true });
+    return true;
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'EEXIST') return false;
     throw new StoreFileError(file, `cannot be created (${(error as NodeJS.ErrnoException).code})`);
   }
-  try {
-    await handle.writeFile(`${randomBytes(32).toString('base64url')}\n`);
-    await handle.sync();
-  } finally {
-    await handle.close();
-  }
-  return true;
 }
 
 /**

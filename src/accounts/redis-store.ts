@@ -1,6 +1,6 @@
 import type { Redis } from 'ioredis';
 import type { Account } from './account.ts';
-import { AccountsUnavailable, type AccountChanges, type AccountKey, type AccountStore, type TakenField } from './store.ts';
+import { AccountsNotSaved, AccountsUnavailable, type AccountChanges, type AccountKey, type AccountStore, type TakenField } from './store.ts';
 
 // Every key shares the hash tag {accounts}, so a Redis Cluster keeps them in one slot and the
 // scripts below may touch them together.
@@ -181,6 +181,9 @@ export class RedisAccountStore implements AccountStore {
     try {
       return await command();
     } catch (error) {
+      // Redis refusing writes it cannot persist (its disk full: MISCONF) or hold (OOM, a replica: READONLY).
+      const refusal = /^(MISCONF|READONLY|OOM|NOREPLICAS)\b/.exec((error as Error).message)?.[1];
+      if (refusal) throw new AccountsNotSaved('Redis', (error as Error).message);
       throw new AccountsUnavailable(error as Error);
     }
   }

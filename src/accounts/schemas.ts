@@ -1,5 +1,5 @@
 import type { ErrorObject } from 'ajv';
-import { createAjv } from '../lib/ajv.ts';
+import { compileValidator } from '../lib/validators.ts';
 import { ROLES, type Role } from './account.ts';
 
 const name = { type: 'string', minLength: 1, maxLength: 50, pattern: '\\S' };
@@ -13,8 +13,6 @@ const PATTERN_RULES: Record<string, string> = {
   [username.pattern]: "may contain only letters, digits, '_', '.' and '-'",
 };
 
-const ajv = createAjv();
-
 /**
  * The body of `POST /api/v1/auth/register` and `npm run accounts -- create`, as JSON Schema
  * (checked here, published in the OpenAPI document).
@@ -26,7 +24,7 @@ export const REGISTER_BODY_SCHEMA = {
   additionalProperties: false,
 } as const;
 
-const registerBody = ajv.compile<RegisterBody>(REGISTER_BODY_SCHEMA);
+const registerBody = compileValidator<RegisterBody>(REGISTER_BODY_SCHEMA);
 
 /**
  * `authenticate` and `delete`. Looser than registration on purpose: a username that could
@@ -44,7 +42,7 @@ export const CREDENTIALS_BODY_SCHEMA = {
   additionalProperties: false,
 } as const;
 
-const credentialsBody = ajv.compile<CredentialsBody>(CREDENTIALS_BODY_SCHEMA);
+const credentialsBody = compileValidator<CredentialsBody>(CREDENTIALS_BODY_SCHEMA);
 
 /** A valid registration body. */
 export interface RegisterBody {

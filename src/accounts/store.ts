@@ -44,3 +44,16 @@ export class AccountsUnavailable extends HttpError {
     super(503, `The accounts store is unreachable (${cause.message}); retry in 5 s`, { 'Retry-After': '5' });
   }
 }
+
+/**
+ * A change the store could not make durable (a full disk, a read-only file system, a Redis
+ * that cannot persist): nothing was changed, and the same request may succeed later.
+ *
+ * @example
+ * throw new AccountsNotSaved('var/accounts.json', 'ENOSPC');
+ */
+export class AccountsNotSaved extends HttpError {
+  constructor(where: string, reason: string) {
+    super(503, `The accounts could not be saved (${where}: ${reason}); nothing was changed, retry in 30 s`, { 'Retry-After': '30' });
+  }
+}

@@ -1,8 +1,7 @@
-import { open, readFile } from 'node:fs/promises';
-import { dirname } from 'node:path';
+import { readFile } from 'node:fs/promises';
 import type { Adapter } from 'lowdb';
-import writeFileAtomic from 'write-file-atomic';
 import { parseJson } from '../lib/json.ts';
+import { writeWholeFile } from '../lib/whole-file.ts';
 
 /**
  * A file that cannot be used as it is: unreadable, not JSON, or not the expected shape. The
@@ -18,10 +17,11 @@ export class StoreFileError extends Error {
 }
 
 /**
- * A lowdb adapter for one JSON file, written the way a store must be: to a temporary file
- * created with mode 0600, flushed with fsync, renamed over the old file, and the folder
- * flushed so the rename itself survives a power cut. lowdb's own JSONFile (steno) renames
- * too, but neither sets the mode nor syncs, so a new file would be world-readable.
+ * A lowdb adapter for one JSON file, written the way a store must be: whole or not at all
+ * (`writeWholeFile`: a temporary file of mode 0600, every byte written and flushed, renamed
+ * over the old file, the folder flushed), the version it replaces kept as `<file>.previous`.
+ * lowdb's own JSONFile (steno) renames too, but neither sets the mode nor syncs, so a new
+ * file would be world-readable.
  *
  * @example
  * const db = new Low(new SyncedJsonFile<Data>('var/accounts.json'), { accounts: [] });
@@ -46,12 +46,6 @@ export class SyncedJsonFile<T> implements Adapter<T> {
   }
 
   async write(data: T): Promise<void> {
-    await writeFileAtomic(this.file, `${JSON.stringify(data, null, 2)}\n`, { mode: 0o600, fsync: true });
-    const folder = await open(dirname(this.file), 'r');
-    try {
-      await folder.sync();
-    } finally {
-      await folder.close();
-    }
+    await writeWholeFile(this.file, `${JSON.stringify(data, null, 2)}\n`, { mode: 0o600, keepPrevious: true });
   }
 }

@@ -8,7 +8,7 @@ import { locateProblems } from './locate.ts';
 import { refuses, sortProblems } from './problems.ts';
 import { parseJson } from '../lib/json.ts';
 import { checkReferences, type Checked, type CheckedFamily } from './reference-check.ts';
-import { SchemaCheck } from './schema-check.ts';
+import { checkSchema } from './schema-check.ts';
 import { FamilyStore } from './store.ts';
 import type { CatalogRecord, Problem, Translation } from './types.ts';
 
@@ -59,19 +59,18 @@ async function readJson(dir: string, file: string, read: Read): Promise<unknown>
  */
 export async function loadCatalog(dir: string, options: { defaultLanguage: string }): Promise<LoadResult> {
   const read: Read = { problems: [], unparsed: new Set(), hash: createHash('sha256'), files: 0 };
-  const schemas = new SchemaCheck();
   const checked = new Map<FamilyName, CheckedFamily>();
 
   for (const family of FAMILIES.values()) {
-    const check = async (file: string, schema: object) => {
+    const check = async (file: string) => {
       const value = await readJson(dir, file, read);
-      const result = schemas.run(file, value ?? [], schema, family);
+      const result = checkSchema(file, value ?? [], family);
       // A file that does not parse is one problem (its JSON syntax), reported by readJson.
       if (value !== undefined) read.problems.push(...result.problems);
       return { ...result, unreadable: read.unparsed.has(file) || (value !== undefined && !Array.isArray(value)) };
     };
-    const records = await check(family.file, family.schema);
-    const translations = family.translation ? (await check(family.translation.file, family.translation.schema)).records : [];
+    const records = await check(family.file);
+    const translations = family.translation ? (await check(family.translation.file)).records : [];
     checked.set(family.name, { family, records: records.records, translations, uuids: records.uuids, unreadable: records.unreadable });
   }
 

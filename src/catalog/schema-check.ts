@@ -1,7 +1,7 @@
-import type { ErrorObject, ValidateFunction } from 'ajv';
-import { createAjv } from '../lib/ajv.ts';
+import type { ErrorObject } from 'ajv';
 import { canonicalLanguage, UUID_PATTERN } from '../lib/formats.ts';
-import type { Family } from './families.ts';
+import { compileValidator } from '../lib/validators.ts';
+import { FAMILIES, type Family } from './families.ts';
 import type { Checked } from './reference-check.ts';
 import type { Problem } from './types.ts';
 
@@ -78,42 +78,45 @@ function pathOf(error: ErrorObject): string | undefined {
   return error.instancePath || undefined;
 }
 
-/**
- * Checks one file's parsed JSON against a record schema: the file must be an array and every
- * element must match. Every element is checked completely (ajv reports every error), and
- * every element that is an object is returned for the checks across records and files.
- */
-export class SchemaCheck {
-  private readonly validators = new Map<string, ValidateFunction>();
-  private readonly ajv = createAjv();
+/** The validator of each data file's records, by file (`actors.json`, `translations/games_translations.json`). */
+const VALIDATORS = new Map(
+  [...FAMILIES.values()].flatMap((family) => [
+    [family.file, compileValidator(family.schema)] as const,
+    ...(family.translation ? [[family.translation.file, compileValidator(family.translation.schema)] as const] : []),
+  ]),
+);
 
-  run(file: string, value: unknown, schema: object, family: Family): SchemaResult {
-    if (!Array.isArray(value)) return { records: [], valid: false, uuids: new Set(), problems: [{ file, message: 'must be a JSON array of records' }] };
-    let validate = this.validators.get(file);
-    if (!validate) {
-      validate = this.ajv.compile(schema);
-      this.validators.set(file, validate);
+/**
+ * Checks one data file's parsed JSON against its family's schema: the file must be an array
+ * and every element must match. Every element is checked completely (ajv reports every
+ * error), and every element that is an object is returned for the checks across records and
+ * files.
+ *
+ * @example
+ * checkSchema('actors.json', [{ uuid: 'x' }], family('actors')).problems[0].message; // "missing required field 'href'"
+ */
+export function checkSchema(file: string, value: unknown, family: Family): SchemaResult {
+  if (!Array.isArray(value)) return { records: [], valid: false, uuids: new Set(), problems: [{ file, message: 'must be a JSON array of records' }] };
+  const validate = VALIDATORS.get(file)!;
+  const records: Checked[] = [];
+  const problems: Problem[] = [];
+  const uuids = new Set<string>();
+  value.forEach((raw, index) => {
+    const record = withoutNulls(raw);
+    const isObject = typeof record === 'object' && record !== null && !Array.isArray(record);
+    // A translation row is named by the record it translates.
+    const idKey = family.translation?.file === file ? family.translation.parentKey : 'uuid';
+    const id = isObject ? (record as Record<string, unknown>)[idKey] : undefined;
+    const uuid = typeof id === 'string' ? id : undefined;
+    if (uuid && idKey === 'uuid') uuids.add(uuid);
+    if (isObject) records.push({ index, record: record as Record<string, unknown> });
+    if (validate(record)) return;
+    for (const error of onePerValue(validate.errors ?? [])) {
+      const path = pathOf(error);
+      problems.push({ file, record: index, ...(uuid ? { uuid } : {}), ...(path ? { path } : {}), message: explain(error, family) });
     }
-    const records: Checked[] = [];
-    const problems: Problem[] = [];
-    const uuids = new Set<string>();
-    value.forEach((raw, index) => {
-      const record = withoutNulls(raw);
-      const isObject = typeof record === 'object' && record !== null && !Array.isArray(record);
-      // A translation row is named by the record it translates.
-      const idKey = family.translation?.file === file ? family.translation.parentKey : 'uuid';
-      const id = isObject ? (record as Record<string, unknown>)[idKey] : undefined;
-      const uuid = typeof id === 'string' ? id : undefined;
-      if (uuid && idKey === 'uuid') uuids.add(uuid);
-      if (isObject) records.push({ index, record: record as Record<string, unknown> });
-      if (validate(record)) return;
-      for (const error of onePerValue(validate.errors ?? [])) {
-        const path = pathOf(error);
-        problems.push({ file, record: index, ...(uuid ? { uuid } : {}), ...(path ? { path } : {}), message: explain(error, family) });
-      }
-    });
-    return { records, valid: problems.length === 0, uuids, problems };
-  }
+  });
+  return { records, valid: problems.length === 0, uuids, problems };
 }
 
 /**

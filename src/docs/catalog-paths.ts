@@ -32,6 +32,7 @@ function translationPaths(family: Family, base: string, located: { parameters: J
         ...common,
         operationId: `list${name}Translations`,
         summary: `Every translation of the ${family.singular}`,
+        description: `Each translation holds its language and the translated fields, in the order the catalog lists its languages; \`Content-Language\` lists them all.`,
         responses: { 200: success('The translations, one per language', { type: 'array', items: one }, ['Content-Language', ...CACHED]), 304: response('NotModified'), ...located.responses, ...ALWAYS },
       },
     },
@@ -40,6 +41,7 @@ function translationPaths(family: Family, base: string, located: { parameters: J
         ...common,
         operationId: `random${name}Translation`,
         summary: `A random translation of the ${family.singular}`,
+        description: 'One of the translations, picked anew on every request, so it is never cached (`Cache-Control: no-store`).',
         responses: { 200: success('One of its translations', one, ['Content-Language', 'Cache-Control']), ...located.responses, ...ALWAYS },
       },
     },
@@ -49,6 +51,7 @@ function translationPaths(family: Family, base: string, located: { parameters: J
         parameters: [...located.parameters, parameter('TranslationLanguage')],
         operationId: `get${name}Translation`,
         summary: `The ${family.singular}'s translation in one language`,
+        description: 'The language is matched in any case (`pt-br` finds `pt-BR`); a language the record has no translation in is a 404 listing those it has.',
         responses: {
           200: success('The translation', one, ['Content-Language', ...CACHED]),
           304: response('NotModified'),
@@ -59,6 +62,11 @@ function translationPaths(family: Family, base: string, located: { parameters: J
       },
     },
   };
+}
+
+/** A record as a list, random or by-uuid read answers it: whole, or shaped by `expand` and `fields`. */
+function served(name: string): Json {
+  return { anyOf: [ref(name), ref(`Shaped${name}`)], description: `The whole ${name}; with \`expand\` or \`fields\`, a Shaped${name}` };
 }
 
 /** The list, random and by-uuid routes of a family (not the overview), and its translations. */
@@ -84,7 +92,7 @@ function familyPaths(family: Family, example: string | undefined): Record<string
           'With `expand`, relation fields hold the related records instead of their hrefs; with `fields`, only `uuid`, `href` and the named fields are returned.',
         parameters: listParameters(family),
         responses: {
-          200: success(`A page of ${family.name} (a bare JSON array)`, { type: 'array', items: ref(name) }, [...PAGE_HEADERS, ...recordHeaders(family, CACHED)]),
+          200: success(`A page of ${family.name} (a bare JSON array)`, { type: 'array', items: served(name) }, [...PAGE_HEADERS, ...recordHeaders(family, CACHED)]),
           304: response('NotModified'),
           400: errorResponse('A malformed parameter, an unknown filter or sort field, or a value of the wrong type'),
           ...ALWAYS,
@@ -96,9 +104,10 @@ function familyPaths(family: Family, example: string | undefined): Record<string
         tags,
         operationId: `random${name}`,
         summary: `A random ${family.singular}`,
+        description: `One ${family.singular} picked anew on every request (\`Cache-Control: no-store\`), shaped by \`expand\` and \`fields\` as the list is.`,
         parameters: [...language, ...shapeParameters(family)],
         responses: {
-          200: success(`A ${family.singular} picked at random (never cached)`, ref(name), recordHeaders(family, ['Cache-Control'])),
+          200: success(`A ${family.singular} picked at random (never cached)`, served(name), recordHeaders(family, ['Cache-Control'])),
           ...(badLanguage ? { 400: badLanguage } : {}),
           404: errorResponse(`There are no ${family.name}`),
           ...ALWAYS,
@@ -110,8 +119,9 @@ function familyPaths(family: Family, example: string | undefined): Record<string
         tags,
         operationId: `get${name}`,
         summary: `One ${family.singular} by uuid`,
+        description: `The uuid is matched in any case. With \`expand\`, relation fields hold the related records instead of their hrefs; with \`fields\`, only \`uuid\`, \`href\` and the named fields are returned.`,
         parameters: [uuid, ...language, ...shapeParameters(family)],
-        responses: { 200: success(`The ${family.singular}`, ref(name), recordHeaders(family, CACHED)), 304: response('NotModified'), ...byUuid.responses, ...ALWAYS },
+        responses: { 200: success(`The ${family.singular}`, served(name), recordHeaders(family, CACHED)), 304: response('NotModified'), ...byUuid.responses, ...ALWAYS },
       },
     },
     ...(family.translation ? translationPaths(family, `${base}/{uuid}`, byUuid) : {}),
@@ -129,13 +139,23 @@ function overviewPaths(overview: Family, example: string | undefined): Record<st
   };
   const language = [parameter('Language'), parameter('AcceptLanguage')];
   return {
-    '/api/v1/overview': { get: { tags, operationId: 'getOverview', summary: 'The series overview', parameters: language, responses: { ...answer, ...ALWAYS } } },
+    '/api/v1/overview': {
+      get: {
+        tags,
+        operationId: 'getOverview',
+        summary: 'The series overview',
+        description: 'The one overview record, translated, with `data_count`: how many records each family has.',
+        parameters: language,
+        responses: { ...answer, ...ALWAYS },
+      },
+    },
     ...translationPaths(overview, '/api/v1/overview', { parameters: [], responses: {} }),
     '/api/v1/overview/{uuid}': {
       get: {
         tags,
         operationId: 'getOverviewByUuid',
         summary: 'The series overview, by its uuid',
+        description: 'The same as `/api/v1/overview`, for clients that read every record by uuid; any other uuid is a 404.',
         parameters: [uuid, ...language],
         responses: { ...answer, 404: errorResponse('Not the overview\'s uuid'), ...ALWAYS },
       },
@@ -152,16 +172,17 @@ function socialPaths(example: string | undefined): Record<string, Json> {
   const base = '/api/v1/actors/{uuid}/socials';
   return {
     [base]: {
-      get: { tags, operationId: 'listActorSocials', summary: "The actor's social accounts", parameters: [uuid], responses: { 200: success('Every social account', list, CACHED), 304: response('NotModified'), ...actor, ...ALWAYS } },
+      get: { tags, operationId: 'listActorSocials', summary: "The actor's social accounts", description: 'Every social network account of the actor, as its `socials` field lists them.', parameters: [uuid], responses: { 200: success('Every social account', list, CACHED), 304: response('NotModified'), ...actor, ...ALWAYS } },
     },
     [`${base}/random`]: {
-      get: { tags, operationId: 'randomActorSocial', summary: 'A random social account of the actor', parameters: [uuid], responses: { 200: success('One of them', ref('Social'), ['Cache-Control']), ...actor, 404: errorResponse('No such actor, or it has no socials'), ...ALWAYS } },
+      get: { tags, operationId: 'randomActorSocial', summary: 'A random social account of the actor', description: 'One of the accounts, picked anew on every request (`Cache-Control: no-store`).', parameters: [uuid], responses: { 200: success('One of them', ref('Social'), ['Cache-Control']), ...actor, 404: errorResponse('No such actor, or it has no socials'), ...ALWAYS } },
     },
     [`${base}/{social}`]: {
       get: {
         tags,
         operationId: 'getActorSocial',
         summary: 'The actor\'s account on one network',
+        description: 'The network is matched by name in any case (`instagram` finds `Instagram`).',
         parameters: [uuid, parameter('Social')],
         responses: { 200: success('The account', ref('Social'), CACHED), 304: response('NotModified'), ...actor, 404: errorResponse('No such actor, or no account on that network'), ...ALWAYS },
       },

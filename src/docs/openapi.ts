@@ -3,7 +3,7 @@ import { FILTER_OPERATORS } from '../catalog/filter-syntax.ts';
 import { catalogPaths, familyTag } from './catalog-paths.ts';
 import { componentParameters, type ParameterOptions } from './parameters.ts';
 import { REFERENCE_ASSETS } from './reference-page.ts';
-import { COMPONENT_RESPONSES, HEADERS, headerRefs, RATE_HEADERS } from './responses.ts';
+import { ALWAYS_FREE, COMPONENT_RESPONSES, HEADERS, headerRefs, RATE_HEADERS } from './responses.ts';
 import { componentSchemas, type Json } from './schemas.ts';
 import { accountPaths, metaPaths } from './service-paths.ts';
 import { PACKAGE as pkg } from '../lib/package-info.ts';
@@ -37,21 +37,54 @@ function referencePaths(): Record<string, Json> {
   const tags = ['Reference'];
   const file = (description: string, type: string, schema: Json = { type: 'string' }) => ({ description, headers: headerRefs(['ETag', 'Cache-Control', ...RATE_HEADERS]), content: { [type]: { schema } } });
   return {
-    '/': { get: { tags, operationId: 'home', summary: 'Leads a browser to the API reference', responses: { 302: { description: 'Redirect to `/api/docs`', headers: { Location: { schema: { type: 'string', enum: ['/api/docs'] } } } } } } },
-    '/api/docs': { get: { tags, operationId: 'getReferencePage', summary: 'This interactive API reference (works offline)', responses: { 200: file('The page', 'text/html'), 304: { $ref: '#/components/responses/NotModified' } } } },
+    '/': {
+      get: {
+        tags,
+        operationId: 'home',
+        summary: 'Leads a browser to the API reference',
+        description: 'A redirect, so that the address of the server alone opens the reference page.',
+        responses: { 302: { description: 'Redirect to `/api/docs`', headers: { Location: { schema: { type: 'string', enum: ['/api/docs'] } } } }, ...ALWAYS_FREE },
+      },
+    },
+    '/api/docs': {
+      get: {
+        tags,
+        operationId: 'getReferencePage',
+        summary: 'This interactive API reference (works offline)',
+        description: 'The reference page, served with every script and stylesheet it needs by this server (no CDN) and a Content-Security-Policy that reaches nothing else.',
+        responses: { 200: file('The page', 'text/html'), 304: { $ref: '#/components/responses/NotModified' }, ...ALWAYS_FREE },
+      },
+    },
     '/api/docs/{asset}': {
       get: {
         tags,
         operationId: 'getReferenceAsset',
         summary: 'A script, stylesheet or icon of the reference page',
+        description: 'The files of the reference page, from the swagger-ui-dist package installed with the server.',
         parameters: [{ name: 'asset', in: 'path', required: true, schema: { type: 'string', enum: Object.keys(REFERENCE_ASSETS) } }],
-        responses: { 200: file('The file', '*/*'), 304: { $ref: '#/components/responses/NotModified' }, 404: { $ref: '#/components/responses/NotFound' } },
+        responses: { 200: file('The file', '*/*'), 304: { $ref: '#/components/responses/NotModified' }, 404: { $ref: '#/components/responses/NotFound' }, ...ALWAYS_FREE },
       },
     },
     '/api/openapi.json': {
-      get: { tags, operationId: 'getOpenApi', summary: 'This OpenAPI 3.1 document', responses: { 200: file('The document', 'application/json', { type: 'object', description: 'An OpenAPI 3.1 document' }), 304: { $ref: '#/components/responses/NotModified' } } },
+      get: {
+        tags,
+        operationId: 'getOpenApi',
+        summary: 'This OpenAPI 3.1 document',
+        description: 'Generated at boot from the JSON Schemas that validate the catalog, so it describes exactly what is served.',
+        responses: { 200: file('The document', 'application/json', { type: 'object', description: 'An OpenAPI 3.1 document' }), 304: { $ref: '#/components/responses/NotModified' }, ...ALWAYS_FREE },
+      },
     },
   };
+}
+
+/**
+ * Operations that do not declare their own security need none: an explicit empty `security`,
+ * so the reference shows public reads without a padlock. A token is still taken there (it
+ * raises the rate limit), as the introduction says.
+ */
+function publicUnlessDeclared(paths: Record<string, Json>): Record<string, Json> {
+  for (const item of Object.values(paths)) for (const operation of Object.values(item) as Json[]) operation.security ??= [];
+  return paths;
 }
 
 /**
@@ -73,16 +106,23 @@ export function buildOpenApi(options: OpenApiOptions): Json {
   }));
   return {
     openapi: '3.1.0',
-    info: { title: options.series ? `${options.series}: catalog API` : 'Series catalog API', version: pkg.version, description: introduction(), license: { name: pkg.license, identifier: pkg.license } },
+    info: {
+      title: options.series ? `${options.series}: catalog API` : 'Series catalog API',
+      version: pkg.version,
+      description: introduction(),
+      license: { name: pkg.license, identifier: pkg.license },
+      // A self-hosted copy has no project address of its own to give: whoever runs it is the contact.
+      contact: { name: 'The operator of this server; the project itself: see its README' },
+    },
     tags: [
       ...families,
       { name: 'Accounts', description: 'Sign up, sign in and delete; tokens identify clients to the rate limits' },
       { name: 'Service', description: 'Service info, liveness and the route list' },
       { name: 'Reference', description: 'This page and its document' },
     ],
-    // Reads declare no security, so the reference shows them without a padlock: a token is
-    // optional there and the introduction says so; the account operations declare theirs.
-    paths: { ...metaPaths(), ...catalogPaths(options.examples), ...accountPaths(), ...referencePaths() },
+    // Relative: the document is right wherever the server answers, behind any proxy or host name.
+    servers: [{ url: '/', description: 'The server that serves this document' }],
+    paths: publicUnlessDeclared({ ...metaPaths(), ...catalogPaths(options.examples), ...accountPaths(), ...referencePaths() }),
     components: {
       schemas: componentSchemas(),
       parameters: componentParameters(options),

@@ -16,7 +16,7 @@ export interface ParameterOptions {
  * uuidParameter('4498b137-a2dc-4b70-9dcb-a4d84d57c5e0'); // { name: 'uuid', in: 'path', …, example: '4498b137-…' }
  */
 export function uuidParameter(example: string | undefined): Json {
-  return example ? { ...UUID, example } : parameter('Uuid');
+  return example ? { ...UUID, example } : UUID;
 }
 
 const UUID: Json = {
@@ -58,7 +58,6 @@ export function componentParameters({ defaultLanguage, maxPageSize }: ParameterO
       description: 'Used when there is no `language` parameter: q-values are honoured and `pt` matches `pt-BR`.',
       schema: { type: 'string', examples: ['pt-BR,pt;q=0.9'] },
     },
-    Uuid: UUID,
     TranslationLanguage: path('language', 'A language of the catalog (any case).', { type: 'string', examples: [defaultLanguage] }),
     Social: path('social', 'The network\'s name, e.g. `Instagram` (any case).', { type: 'string' }),
   };

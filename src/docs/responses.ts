@@ -26,6 +26,7 @@ export const HEADERS: Record<string, Json> = {
   RateLimit: { description: '`"<tier>";r=<remaining>;t=<seconds to reset>` (IETF draft)', schema: text },
   'Retry-After': { description: 'Seconds to wait before trying again', schema: integer },
   'X-Rate-Limit-Retry-After-Seconds': { description: 'The same, as HawAPI names it', schema: integer },
+  Allow: { description: 'The methods the path takes (on a 405)', schema: text },
   'WWW-Authenticate': { description: '`Bearer error="invalid_token"` for a refused token, `Bearer` for wrong credentials', schema: text },
 };
 
@@ -67,8 +68,14 @@ export function errorResponse(description: string, headers: readonly string[] = 
 
 /** The shared error answers, for `components.responses`; every one has the Error body. */
 export const COMPONENT_RESPONSES: Record<string, Json> = {
-  NotModified: { description: 'The `If-None-Match` ETag is still current: no body', headers: headerRefs(['ETag', 'Cache-Control', ...RATE_HEADERS]) },
-  BadRequest: errorResponse('A parameter or body is invalid; the message names it and what it accepts'),
+  NotModified: {
+    description: 'The `If-None-Match` ETag is still current: no body, and the headers the 200 would have (its pagination and language included)',
+    headers: headerRefs(['ETag', 'Cache-Control', 'Content-Language', ...PAGE_HEADERS, ...RATE_HEADERS]),
+  },
+  Error: errorResponse(
+    'Any other answer is an error in the one shape, its message naming what was wrong: a malformed request (400), a wrong method (405, with `Allow`), a body too large or of the wrong type (413, 415), a request too slow (408), a target or headers too long (414, 431), a service busy or not ready (503, with `Retry-After`)',
+    ['Allow', 'Retry-After'],
+  ),
   Unauthorized: errorResponse('The bearer token was refused (malformed, tampered, expired, or its account deleted)', ['WWW-Authenticate']),
   NotFound: errorResponse('No such record'),
   PayloadTooLarge: errorResponse('The body is over 16 KB'),
@@ -81,5 +88,8 @@ export function response(name: keyof typeof COMPONENT_RESPONSES): Json {
   return { $ref: `#/components/responses/${name}` };
 }
 
-/** The answers every operation may give besides its own: a refused token and the rate limit. */
-export const ALWAYS: Json = { 401: response('Unauthorized'), 429: response('TooManyRequests') };
+/** The answers every operation may give besides its own: a refused token, the rate limit, and any other error. */
+export const ALWAYS: Json = { 401: response('Unauthorized'), 429: response('TooManyRequests'), default: response('Error') };
+
+/** The same for routes that count in no budget (the reference page, the health check): no 429. */
+export const ALWAYS_FREE: Json = { 401: response('Unauthorized'), default: response('Error') };

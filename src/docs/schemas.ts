@@ -41,6 +41,26 @@ function servedRecord(family: Family): JsonSchema {
   return object(properties, unique([...(schema.required ?? []), ...translatedRequired, 'language', 'languages']));
 }
 
+/**
+ * A record shaped by `expand` and `fields`: any relation may hold the related record (or
+ * records) instead of its href, and only `uuid` and `href` are sure to be there.
+ */
+function shapedRecord(family: Family): JsonSchema {
+  const served = servedRecord(family);
+  const properties: Record<string, JsonSchema> = {};
+  for (const [name, schema] of Object.entries(served.properties ?? {})) {
+    const item = schema.type === 'array' ? schema.items! : schema;
+    const related = item['x-family'];
+    if (!related) {
+      properties[name] = schema;
+      continue;
+    }
+    const either = { anyOf: [item, ref(componentName(FAMILIES.get(related as Family['name'])!))] } as JsonSchema;
+    properties[name] = schema.type === 'array' ? { ...schema, items: either } : { ...either, description: `${schema.description ?? ''}, or with \`expand\` the record itself`.replace(/^, /, '') };
+  }
+  return { ...object(properties, ['uuid', 'href']), description: `A ${family.singular} as \`expand\` and \`fields\` shape it` };
+}
+
 /** One translation as served: its language and the translated fields, without the parent's uuid. */
 function servedTranslation(family: Family): JsonSchema {
   const { parentKey, schema } = family.translation!;
@@ -108,6 +128,7 @@ export function componentSchemas(): Record<string, Json> {
   for (const family of FAMILIES.values()) {
     const name = componentName(family);
     schemas[name] = { ...(family.name === 'overview' ? overview(family) : servedRecord(family)) };
+    if (family.name !== 'overview') schemas[`Shaped${name}`] = { ...shapedRecord(family) };
     if (family.translation) schemas[`${name}Translation`] = { ...servedTranslation(family) };
   }
   const socials = FAMILIES.get('actors')!.schema.properties!.socials!;

@@ -1,4 +1,4 @@
-import { ALWAYS, errorResponse, headerRefs, RATE_HEADERS, response, success } from './responses.ts';
+import { ALWAYS, ALWAYS_FREE, errorResponse, headerRefs, RATE_HEADERS, response, success } from './responses.ts';
 import { ref, type Json } from './schemas.ts';
 
 const CACHED = ['ETag', 'Cache-Control'];
@@ -16,14 +16,15 @@ export function metaPaths(): Record<string, Json> {
   const tags = ['Service'];
   return {
     '/api': {
-      get: { tags, operationId: 'getApiInfo', summary: 'Service info, as HawAPI clients read it', responses: { 200: success('Title, version, URLs and license', ref('ApiInfo'), CACHED), 304: response('NotModified'), ...ALWAYS } },
+      get: { tags, operationId: 'getApiInfo', summary: 'Service info, as HawAPI clients read it', description: 'Title, version, license and the URLs of this deployment (`PUBLIC_URL`, else the address of the request).', responses: { 200: success('Title, version, URLs and license', ref('ApiInfo'), CACHED), 304: response('NotModified'), ...ALWAYS } },
     },
     '/api/ping': {
       get: {
         tags,
         operationId: 'ping',
         summary: 'Liveness check',
-        responses: { 200: { description: '`Pong`', headers: headerRefs(RATE_HEADERS), content: { 'text/plain': { schema: { type: 'string', enum: ['Pong'] } } } }, ...ALWAYS },
+        description: 'Answers `Pong` as soon as the server listens, whatever the catalog; counts against no rate limit, for health checks.',
+        responses: { 200: { description: '`Pong`', headers: headerRefs(RATE_HEADERS), content: { 'text/plain': { schema: { type: 'string', enum: ['Pong'] } } } }, ...ALWAYS_FREE },
       },
     },
     '/api/v1/endpoints': {
@@ -31,6 +32,7 @@ export function metaPaths(): Record<string, Json> {
         tags,
         operationId: 'listEndpoints',
         summary: 'Every GET route pattern',
+        description: 'The route patterns of the read API, as HawAPI lists them, with `{uuid}`-style parameters.',
         responses: { 200: success('The route patterns', { type: 'array', items: ref('Endpoint') }, CACHED), 304: response('NotModified'), ...ALWAYS },
       },
     },

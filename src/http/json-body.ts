@@ -1,6 +1,9 @@
-import { bodyParser } from '@koa/bodyparser';
 import type { Middleware } from 'koa';
 import { HttpError } from '../lib/http-error.ts';
+
+/** @koa/bodyparser, loaded by the first request with a body: reads never need it (nor its zlib, qs and iconv-lite). */
+let parserModule: Promise<typeof import('@koa/bodyparser')> | undefined;
+const parser = () => (parserModule ??= import('@koa/bodyparser'));
 
 /** Largest accepted request body. */
 const BODY_LIMIT_BYTES = 16 * 1024;
@@ -51,6 +54,7 @@ export function jsonBody(options: { maxBytes?: number } = {}): Middleware {
     const coding = codingOf(ctx.get('Content-Encoding') || undefined);
     // The parser reads the header itself and knows the codings only in lower case.
     ctx.req.headers['content-encoding'] = coding;
+    const { bodyParser } = await parser();
     const parse = bodyParser({ enableTypes: ['json'], jsonLimit: maxBytes, onError: bodyError(coding, maxBytes) });
     await parse(ctx, next);
   };

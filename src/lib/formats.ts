@@ -1,3 +1,5 @@
+import { fullFormats } from 'ajv-formats/dist/formats.js';
+
 /** A uuid as the catalog and the accounts write it: lowercase, hyphenated. */
 export const UUID_PATTERN = '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$';
 
@@ -31,3 +33,15 @@ export function canonicalLanguage(tag: string): string | undefined {
   if (canonical.size < 1000) canonical.set(tag, found);
   return found;
 }
+
+/**
+ * The string formats the schemas use, by name: ajv-formats' `date`, `uri` and `email`, and the
+ * catalog's own. Validators generated at build time read their formats from here.
+ */
+export const FORMATS = {
+  date: fullFormats.date,
+  uri: fullFormats.uri,
+  email: fullFormats.email,
+  'local-date-time': isLocalDateTime,
+  'language-tag': (tag: string) => canonicalLanguage(tag) === tag,
+};

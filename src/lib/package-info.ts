@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 
 /** The fields of package.json the service reports (`/api`, the OpenAPI document). */
 export interface PackageInfo {
@@ -9,5 +9,13 @@ export interface PackageInfo {
   repository?: { url?: string };
 }
 
+/** The nearest package.json above this module: from src/lib/ when run from the sources, from dist/ when bundled. */
+function packageFile(): URL {
+  for (let dir = new URL('./', import.meta.url); ; dir = new URL('../', dir)) {
+    const file = new URL('package.json', dir);
+    if (existsSync(file) || dir.pathname === '/') return file;
+  }
+}
+
 /** package.json, read once at startup. */
-export const PACKAGE: PackageInfo = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as PackageInfo;
+export const PACKAGE: PackageInfo = JSON.parse(readFileSync(packageFile(), 'utf8')) as PackageInfo;

@@ -13,6 +13,10 @@ import { accountOptions, createLimits, createServer, memoryBudgets } from '../..
 import { serve } from '../../src/http/serve.ts';
 import { ServedCatalog } from '../../src/http/state.ts';
 import { ROOT } from './spawn.ts';
+import { Validator } from '@seriousme/openapi-schema-validator';
+import { watchContract } from './contract.ts';
+import type { Json } from './openapi.ts';
+import { buildOpenApi } from '../../src/docs/openapi.ts';
 
 /**
  * Settings every test server shares: quiet, unlimited, a scrypt cost low enough for hundreds
@@ -73,6 +77,7 @@ export async function startApp(env: Record<string, string> = {}, dir?: string): 
   const accounts = await openAccounts(accountOptions(config), log);
   const limits = await createLimits(config, log);
   const server: Server = await serve(createServer(config, { served, accounts, ...(limits ? { limits } : {}), log }), 0, '127.0.0.1');
+  const contract = watchContract(server, await resolvedDocument(config));
   const { port } = server.address() as AddressInfo;
   const url = `http://127.0.0.1:${port}`;
   return {
@@ -85,14 +90,32 @@ export async function startApp(env: Record<string, string> = {}, dir?: string): 
     accounts,
     get: (path, headers = {}) => fetch(url + path, { headers }),
     close: async () => {
+      // Every answer this server gave is held against its OpenAPI document (test/helpers/contract.ts).
+      const problems = contract();
       await new Promise<void>((resolve) => {
         server.close(() => resolve());
         server.closeAllConnections();
       });
       await limits?.close();
       accounts.close();
+      if (problems.length) throw new Error(`answers the OpenAPI document does not describe:\n${[...new Set(problems)].slice(0, 40).join('\n')}`);
     },
   };
+}
+
+const resolvedDocuments = new Map<string, Json>();
+
+/** The document a server of `config` serves (but its examples), `$ref`s resolved; one resolution per distinct document. */
+async function resolvedDocument(config: Config): Promise<Json> {
+  const text = JSON.stringify(buildOpenApi({ defaultLanguage: config.DEFAULT_LANGUAGE, maxPageSize: config.MAX_PAGE_SIZE }));
+  let resolved = resolvedDocuments.get(text);
+  if (!resolved) {
+    const validator = new Validator();
+    const checked = await validator.validate(JSON.parse(text) as Json);
+    if (!checked.valid) throw new Error(`the served OpenAPI document is not valid: ${JSON.stringify(checked.errors).slice(0, 500)}`);
+    resolvedDocuments.set(text, (resolved = validator.resolveRefs() as Json));
+  }
+  return resolved;
 }
 
 /** The records of one data file of the embedded catalog, as the oracle tests compare with. */
