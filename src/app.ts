@@ -25,7 +25,6 @@ import { socialRoutes } from './http/routes/socials.ts';
 import { translationRoutes } from './http/routes/translations.ts';
 import { classify, noRoute } from './http/routing.ts';
 import { graphqlRoutes } from './graphql/route.ts';
-import { catalogSchema } from './graphql/schema.ts';
 import type { GraphQLLimits } from './graphql/limits.ts';
 import { serverUrls, stopOnSignals } from './http/lifecycle.ts';
 import { reloadOnChange } from './http/reload.ts';
@@ -152,7 +151,7 @@ export function createApp(config: Config, { served, accounts, limits, log }: Ser
   const router = catalogRouter(routeDeps);
   accountRoutes(router, accounts, limits && signInGuard(limits));
   docsRoutes(router, { served, cacheControl: `public, max-age=${config.CACHE_MAX_AGE}`, defaultLanguage: config.DEFAULT_LANGUAGE, maxPageSize: config.MAX_PAGE_SIZE });
-  graphqlRoutes(router, { served, cacheControl: `public, max-age=${config.CACHE_MAX_AGE}`, maxPageSize: config.MAX_PAGE_SIZE, schema: catalogSchema(), limits: graphqlLimits(config), documentCacheBytes: GRAPHQL_DOCUMENT_BYTES });
+  graphqlRoutes(router, { served, cacheControl: `public, max-age=${config.CACHE_MAX_AGE}`, maxPageSize: config.MAX_PAGE_SIZE, limits: graphqlLimits(config), documentCacheBytes: GRAPHQL_DOCUMENT_BYTES });
   if (fast) app.use(fast.remember());
   if (logsAccess(config)) app.use(accessLog(log));
   app.use(cors({ origin: '*', allowHeaders: ['Authorization', 'Content-Type'], exposeHeaders: EXPOSED_HEADERS, maxAge: 86400 }));

@@ -1,6 +1,7 @@
 import { FAMILIES, type FamilyName } from '../catalog/families.ts';
 import { FILTER_OPERATORS } from '../catalog/filter-syntax.ts';
 import { catalogPaths, familyTag } from './catalog-paths.ts';
+import { GRAPHQL_SCHEMAS, graphqlPaths } from './graphql-paths.ts';
 import { componentParameters, type ParameterOptions } from './parameters.ts';
 import { REFERENCE_ASSETS } from './reference-page.ts';
 import { ALWAYS_FREE, COMPONENT_RESPONSES, HEADERS, headerRefs, RATE_HEADERS } from './responses.ts';
@@ -117,14 +118,15 @@ export function buildOpenApi(options: OpenApiOptions): Json {
     tags: [
       ...families,
       { name: 'Accounts', description: 'Sign up, sign in and delete; tokens identify clients to the rate limits' },
+      { name: 'GraphQL', description: 'The same catalog through one GraphQL endpoint, and its schema' },
       { name: 'Service', description: 'Service info, liveness and the route list' },
       { name: 'Reference', description: 'This page and its document' },
     ],
     // Relative: the document is right wherever the server answers, behind any proxy or host name.
     servers: [{ url: '/', description: 'The server that serves this document' }],
-    paths: publicUnlessDeclared({ ...metaPaths(), ...catalogPaths(options.examples), ...accountPaths(), ...referencePaths() }),
+    paths: publicUnlessDeclared({ ...metaPaths(), ...catalogPaths(options.examples), ...accountPaths(), ...graphqlPaths(), ...referencePaths() }),
     components: {
-      schemas: componentSchemas(),
+      schemas: { ...componentSchemas(), ...GRAPHQL_SCHEMAS },
       parameters: componentParameters(options),
       headers: HEADERS,
       responses: COMPONENT_RESPONSES,
