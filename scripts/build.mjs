@@ -134,6 +134,21 @@ await esbuild.build({
 });
 // The reference page's own files, where src/docs/reference-page.ts looks for them: beside the module.
 cpSync(join(root, 'src', 'docs', 'page'), join(next, 'page'), { recursive: true });
+// GraphiQL with React and its stylesheet, for browsers: one script and one stylesheet the
+// service serves itself (no CDN), beside the page that loads them (src/graphql/graphiql-page.ts).
+await esbuild.build({
+  entryPoints: { graphiql: join(root, 'src', 'graphql', 'page', 'graphiql.mjs') },
+  outdir: join(next, 'graphiql'),
+  bundle: true,
+  platform: 'browser',
+  format: 'iife',
+  target: ['chrome110', 'firefox110', 'safari16'],
+  define: { 'process.env.NODE_ENV': '"production"' },
+  minify: true,
+  legalComments: 'linked',
+  logLevel: 'warning',
+});
+cpSync(join(root, 'src', 'graphql', 'page', 'index.html'), join(next, 'graphiql', 'index.html'));
 writeFileSync(join(next, 'package.json'), '{ "type": "commonjs" }\n');
 writeFileSync(join(next, '.build-stamp'), `${JSON.stringify({ sizesAndTimes, contents: hashOf((file) => readFileSync(file)) })}\n`);
 rmSync(previous, { recursive: true, force: true });

@@ -1,4 +1,4 @@
-import { ALWAYS, errorResponse, headerRefs, RATE_HEADERS, response } from './responses.ts';
+import { ALWAYS, ALWAYS_FREE, errorResponse, headerRefs, RATE_HEADERS, response } from './responses.ts';
 import { ref, type Json } from './schemas.ts';
 
 /** The media types a GraphQL answer comes in: the one `Accept` prefers (GraphQL over HTTP). */
@@ -46,6 +46,11 @@ function graphqlAnswer(description: string, headers: readonly string[], alsoErro
   return { description, headers: headerRefs([...headers, ...RATE_HEADERS]), content: Object.fromEntries(GRAPHQL_TYPES.map((type) => [type, { schema }])) };
 }
 
+/** The same answer, or GraphiQL's page. */
+function withPage(answer: Json): Json {
+  return { ...answer, content: { ...(answer.content as Json), 'text/html': { schema: { type: 'string', description: 'GraphiQL' } } } };
+}
+
 const ABOUT =
   'Queries the same catalog as the REST reads (GraphQL over HTTP). The schema is generated from the JSON Schemas: one field per family with typed filters, `q`, `sort`, `page`, `size` and `language`, one per record by uuid, one random. ' +
   'Depth, aliases, estimated cost, document size and tokens are limited (`GRAPHQL_*` settings); a query over a limit is refused before it runs. Counts in the caller\'s rate limit like a REST read.';
@@ -54,7 +59,7 @@ const ABOUT =
  * `GET` and `POST /api/graphql`, and `/api/graphql/schema.graphql`.
  *
  * @example
- * Object.keys(graphqlPaths()); // ['/api/graphql', '/api/graphql/schema.graphql']
+ * Object.keys(graphqlPaths()); // ['/api/graphql', '/api/graphql/{file}', '/api/graphql/schema.graphql']
  */
 export function graphqlPaths(): Record<string, Json> {
   const tags = ['GraphQL'];
@@ -71,11 +76,11 @@ export function graphqlPaths(): Record<string, Json> {
         summary: 'Run a GraphQL query (cacheable)',
         description: `${ABOUT} A GET's answer carries a strong ETag and \`Cache-Control: public\`, like a REST read.`,
         parameters: [
-          { name: 'query', in: 'query', required: true, description: 'The GraphQL document', schema: { type: 'string' }, example: '{ actors(size: 2) { items { first_name last_name } total_items } }' },
+          { name: 'query', in: 'query', required: true, description: 'The GraphQL document (a browser that sends none, preferring HTML, gets GraphiQL)', schema: { type: 'string' }, example: '{ actors(size: 2) { items { first_name last_name } total_items } }' },
           { name: 'variables', in: 'query', description: 'The variables, as a JSON object', schema: { type: 'string' } },
           { name: 'operationName', in: 'query', description: 'Which operation to run, when the document has several', schema: { type: 'string' } },
         ],
-        responses: { 200: graphqlAnswer('The result, `errors` included when a field failed', ['ETag', 'Cache-Control']), 304: response('NotModified'), ...common },
+        responses: { 200: withPage(graphqlAnswer('The result, `errors` included when a field failed; to a browser that sends no `query`, GraphiQL', ['ETag', 'Cache-Control'])), 304: response('NotModified'), ...common },
       },
       post: {
         tags,
@@ -84,6 +89,16 @@ export function graphqlPaths(): Record<string, Json> {
         description: `${ABOUT} A POST's answer is not stored by caches (\`Cache-Control: no-store\`).`,
         requestBody: { required: true, content: { 'application/json': { schema: ref('GraphQLRequest') } } },
         responses: { 200: graphqlAnswer('The result, `errors` included when a field failed', ['Cache-Control']), ...common, 413: errorResponse('The body is over twice `GRAPHQL_MAX_DOCUMENT_BYTES` (32 KB by default)'), 415: response('UnsupportedMediaType') },
+      },
+    },
+    '/api/graphql/{file}': {
+      get: {
+        tags,
+        operationId: 'graphiqlFile',
+        summary: 'The script or stylesheet of GraphiQL',
+        description: 'GraphiQL and React, bundled by `npm run build` and served by this service (no CDN); counts in no rate limit.',
+        parameters: [{ name: 'file', in: 'path', required: true, schema: { type: 'string', enum: ['graphiql.js', 'graphiql.css'] } }],
+        responses: { 200: { description: 'The file', headers: headerRefs(['ETag', 'Cache-Control']), content: { 'text/javascript': { schema: { type: 'string' } }, 'text/css': { schema: { type: 'string' } } } }, 304: response('NotModified'), 404: response('NotFound'), ...ALWAYS_FREE },
       },
     },
     '/api/graphql/schema.graphql': {
