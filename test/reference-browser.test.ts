@@ -39,6 +39,7 @@ test('GET / in a browser lands on the reference, which shows every family and it
   // The title names the series of the loaded catalog, from its overview.
   await page.locator('.info h1.title', { hasText: 'Low Tide Signal: catalog API' }).waitFor();
   await page.locator('.info .description', { hasText: 'Reading needs no token' }).waitFor();
+  await page.locator('.info .description a[href="/api/graphql"]').waitFor();
   for (const family of FAMILIES.values()) {
     const tag = familyTag(family);
     await page.locator(`#operations-tag-${tag}`).waitFor();

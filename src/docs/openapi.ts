@@ -29,6 +29,7 @@ function introduction(): string {
       'Reading needs no token: a bearer token (from Accounts) is optional and only raises your rate limit, so the reads here show no padlock.',
     '',
     '**Languages**: episodes, seasons, locations, games and the overview are served in the `language` asked for, else the best match of `Accept-Language`, else the default. ' +
+      '**GraphQL**: the same catalog answers at [/api/graphql](/api/graphql), which opens GraphiQL in a browser. ' +
       '**Errors** all have one shape (`Error`). **Caching**: reads carry a strong `ETag`. **Rate limits**: `X-Rate-Limit-*` and `RateLimit` headers on every `/api` answer, 429 with `Retry-After` past the budget; a bearer token from Accounts raises it.',
   ].join('\n');
 }
