@@ -22,10 +22,10 @@ function files(path) {
     .flatMap((name) => files(join(path, name)));
 }
 
-/** A hash of `parts` of every input file, named by its path. */
-function hashOf(part) {
+/** A hash of `part` of every file of `list`, named by its path. */
+function hashOf(part, list = inputs) {
   const hash = createHash('sha256');
-  for (const file of inputs.flatMap((input) => files(join(root, input)))) hash.update(`${relative(root, file)}\0`).update(part(file)).update('\0');
+  for (const file of list.flatMap((input) => files(join(root, input)))) hash.update(`${relative(root, file)}\0`).update(part(file)).update('\0');
   return hash.digest('hex');
 }
 
@@ -134,8 +134,31 @@ await esbuild.build({
 });
 // The reference page's own files, where src/docs/reference-page.ts looks for them: beside the module.
 cpSync(join(root, 'src', 'docs', 'page'), join(next, 'page'), { recursive: true });
+// GraphiQL with React and its stylesheet, for browsers: one script and one stylesheet the
+// service serves itself (no CDN), beside the page that loads them (src/graphql/graphiql-page.ts).
+// The bundle depends on its page and the installed packages only, so the last one is kept while
+// those are unchanged: after `npm prune --omit=dev` the packages are gone, but a server edit
+// still rebuilds.
+const graphiqlInputs = hashOf((file) => readFileSync(file), ['src/graphql/page', 'package-lock.json']);
+if (recorded?.graphiql === graphiqlInputs && existsSync(join(dist, 'graphiql', 'index.html'))) {
+  cpSync(join(dist, 'graphiql'), join(next, 'graphiql'), { recursive: true });
+} else {
+  await esbuild.build({
+    entryPoints: { graphiql: join(root, 'src', 'graphql', 'page', 'graphiql.mjs') },
+    outdir: join(next, 'graphiql'),
+    bundle: true,
+    platform: 'browser',
+    format: 'iife',
+    target: ['chrome110', 'firefox110', 'safari16'],
+    define: { 'process.env.NODE_ENV': '"production"' },
+    minify: true,
+    legalComments: 'linked',
+    logLevel: 'warning',
+  });
+  cpSync(join(root, 'src', 'graphql', 'page', 'index.html'), join(next, 'graphiql', 'index.html'));
+}
 writeFileSync(join(next, 'package.json'), '{ "type": "commonjs" }\n');
-writeFileSync(join(next, '.build-stamp'), `${JSON.stringify({ sizesAndTimes, contents: hashOf((file) => readFileSync(file)) })}\n`);
+writeFileSync(join(next, '.build-stamp'), `${JSON.stringify({ sizesAndTimes, contents: hashOf((file) => readFileSync(file)), graphiql: graphiqlInputs })}\n`);
 rmSync(previous, { recursive: true, force: true });
 if (existsSync(dist)) renameSync(dist, previous);
 renameSync(next, dist);

@@ -24,6 +24,8 @@ import { recordRoutes } from './http/routes/records.ts';
 import { socialRoutes } from './http/routes/socials.ts';
 import { translationRoutes } from './http/routes/translations.ts';
 import { classify, noRoute } from './http/routing.ts';
+import { graphqlRoutes } from './graphql/route.ts';
+import type { GraphQLLimits } from './graphql/limits.ts';
 import { serverUrls, stopOnSignals } from './http/lifecycle.ts';
 import { reloadOnChange } from './http/reload.ts';
 import { createHttpServer, serve, type ServerOptions } from './http/serve.ts';
@@ -101,6 +103,20 @@ export async function createLimits(config: Config, log: Logger): Promise<RateLim
   return RateLimits.open(options, log);
 }
 
+/** Memory for parsed GraphQL query texts: a few thousand typical queries. */
+const GRAPHQL_DOCUMENT_BYTES = 4 * 2 ** 20;
+
+/** The GraphQL limits, from the configuration. */
+function graphqlLimits(config: Config): GraphQLLimits {
+  return {
+    maxDepth: config.GRAPHQL_MAX_DEPTH,
+    maxAliases: config.GRAPHQL_MAX_ALIASES,
+    maxCost: config.GRAPHQL_MAX_COST,
+    maxDocumentBytes: config.GRAPHQL_MAX_DOCUMENT_BYTES,
+    maxTokens: config.GRAPHQL_MAX_TOKENS,
+  };
+}
+
 /** Every route of the read API, registered in matching order (fixed paths before `{uuid}`). */
 export function catalogRouter(deps: RouteDeps): Router {
   const router = new Router();
@@ -135,6 +151,7 @@ export function createApp(config: Config, { served, accounts, limits, log }: Ser
   const router = catalogRouter(routeDeps);
   accountRoutes(router, accounts, limits && signInGuard(limits));
   docsRoutes(router, { served, cacheControl: `public, max-age=${config.CACHE_MAX_AGE}`, defaultLanguage: config.DEFAULT_LANGUAGE, maxPageSize: config.MAX_PAGE_SIZE });
+  graphqlRoutes(router, { served, cacheControl: `public, max-age=${config.CACHE_MAX_AGE}`, maxPageSize: config.MAX_PAGE_SIZE, limits: graphqlLimits(config), documentCacheBytes: GRAPHQL_DOCUMENT_BYTES });
   if (fast) app.use(fast.remember());
   if (logsAccess(config)) app.use(accessLog(log));
   app.use(cors({ origin: '*', allowHeaders: ['Authorization', 'Content-Type'], exposeHeaders: EXPOSED_HEADERS, maxAge: 86400 }));

@@ -168,7 +168,9 @@ async function scripts(folder: string): Promise<string[]> {
 test('every package the compiled server loads from node_modules, on first use (jose, ioredis, the body parser, the reference page), is installed in the pruned image', async () => {
   const { dir } = image();
   const packages = new Set<string>();
-  for (const file of await scripts(join(dir, 'dist'))) {
+  // dist/graphiql holds a browser bundle: its `import("graphql-ws")` (subscriptions, unused) never runs on the server.
+  const browserOnly = join(dir, 'dist', 'graphiql');
+  for (const file of (await scripts(join(dir, 'dist'))).filter((name) => !name.startsWith(browserOnly))) {
     for (const [, specifier = ''] of (await readFile(file, 'utf8')).matchAll(/(?:\bfrom\s*|\bimport\s*\(\s*|\bimport\s+|\bresolve\(\s*)['"]([^'"\s]+)['"]/g)) {
       // A package name, optionally with a path inside it (relative imports and node: built-ins are not packages).
       if (/^(@[\w.-]+\/)?[\w-][\w.-]*(\/[\w./-]+)?$/.test(specifier)) packages.add(specifier);
@@ -198,7 +200,7 @@ test('the image is built on the LTS slim image .nvmrc names, runs as a non-root 
   assert.equal(exposed, [env.PORT], 'EXPOSE names the port the server listens on');
 });
 
-test('`npm start` in the image starts at once while the build matches the sources, whatever their file times, and rebuilds once they differ (esbuild comes with tsx, a production dependency)', async () => {
+test('`npm start` in the image starts at once while the build matches the sources, whatever their file times, and rebuilds once they differ (esbuild comes with tsx, a production dependency; the GraphiQL bundle is kept)', async () => {
   const { env: imageEnv, dir } = image();
   const env = { ...process.env, ...imageEnv, PORT: String(await freePort()), HOST: '127.0.0.1' };
   // A copy that does not keep file times (rsync without -t, a fresh checkout of the same commit).
@@ -230,6 +232,8 @@ test('`npm start` in the image starts at once while the build matches the source
   try {
     await rebuilt.listening();
     assert.match(rebuilt.output(), /building dist\/ from src\/ \(esbuild\)/);
+    // GraphiQL's packages are pruned (devDependencies): its bundle is kept, its inputs unchanged.
+    assert.ok(await stat(join(dir, 'dist', 'graphiql', 'graphiql.js')).catch(() => undefined), 'the rebuild keeps GraphiQL');
     stale.kill('SIGTERM'); // npm passes it on to the server, which exits
     await once(stale, 'exit');
   } finally {

@@ -39,7 +39,10 @@ function fill(template: string): string {
   const family = /^\/api\/v1\/(\w+)/.exec(template)?.[1] ?? '';
   const record = firsts.get(family);
   const social = (record?.socials as { social: string }[] | undefined)?.[0]?.social ?? '';
-  return template.replace('{uuid}', String(record?.uuid)).replace('{language}', 'pt-BR').replace('{social}', social).replace('{asset}', 'reference.css');
+  const path = template.replace('{uuid}', String(record?.uuid)).replace('{language}', 'pt-BR').replace('{social}', social).replace('{asset}', 'reference.css').replace('{file}', 'graphiql.css');
+  // A required query parameter (GraphQL's `query`) takes the document's example.
+  const required = ((operation(resolved, 'GET', template).parameters ?? []) as Json[]).filter((p) => p.in === 'query' && p.required);
+  return required.length ? `${path}?${new URLSearchParams(required.map((p): [string, string] => [String(p.name), String(p.example)]))}` : path;
 }
 
 test('every GET of the document answers as documented, body and headers', async () => {

@@ -1,30 +1,21 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { FAMILIES } from '../src/catalog/families.ts';
 import { familyTag } from '../src/docs/catalog-paths.ts';
+import { offlineBrowser, type OfflineBrowser } from './helpers/browser.ts';
 import { dataFile, json, startApp, tempDir } from './helpers/http.ts';
 import type { Json } from './helpers/openapi.ts';
-
-/** Debian's chromium (packages `chromium` and `chromium-driver`; .ci/run installs them), or the one CHROMIUM_PATH names. */
-const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
-const FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-quic'];
 
 const server = await startApp();
 const origin = new URL(server.url).origin;
 const dir = await tempDir();
 const doc = await json<Json>(await server.get('/api/openapi.json'));
 
-/** Every request the page made, and those that tried to leave this machine (all blocked). */
-const requested: string[] = [];
-const blocked: string[] = [];
-const problems: string[] = [];
-let context: BrowserContext | undefined;
+let browser: OfflineBrowser | undefined;
 let page: Page;
-
-const isLoopback = (url: URL) => ['127.0.0.1', 'localhost', '[::1]'].includes(url.hostname);
 
 /** operationIds of every operation under `tag`. */
 function operationsOf(tag: string): string[] {
@@ -33,26 +24,12 @@ function operationsOf(tag: string): string[] {
 
 // In a test, not in test.before: uvu 0.5 reports a failing before hook as a pass.
 test('headless Chromium starts, with every request off this machine blocked', async () => {
-  assert.ok(existsSync(CHROMIUM), `${CHROMIUM} is missing: apt-get install chromium chromium-driver (.ci/run does), or set CHROMIUM_PATH`);
-  context = await chromium.launchPersistentContext(join(dir, 'profile'), { executablePath: CHROMIUM, headless: true, args: FLAGS, viewport: { width: 1280, height: 900 } });
-  // The network is cut off: only this machine answers, as in a classroom without internet.
-  await context.route('**/*', (route) => {
-    const url = new URL(route.request().url());
-    if (isLoopback(url)) return route.continue();
-    blocked.push(url.href);
-    return route.abort('blockedbyclient');
-  });
-  context.on('request', (request) => requested.push(request.url()));
-  context.setDefaultTimeout(15_000);
-  page = context.pages()[0] ?? (await context.newPage());
-  page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
-  page.on('console', (message) => {
-    if (message.type() === 'error') problems.push(`console: ${message.text()}`);
-  });
+  browser = await offlineBrowser(dir);
+  page = browser.page;
 });
 
 test.after(async () => {
-  await context?.close();
+  await browser?.context.close();
   await server.close();
 });
 
@@ -62,6 +39,7 @@ test('GET / in a browser lands on the reference, which shows every family and it
   // The title names the series of the loaded catalog, from its overview.
   await page.locator('.info h1.title', { hasText: 'Low Tide Signal: catalog API' }).waitFor();
   await page.locator('.info .description', { hasText: 'Reading needs no token' }).waitFor();
+  await page.locator('.info .description a[href="/api/graphql"]').waitFor();
   for (const family of FAMILIES.values()) {
     const tag = familyTag(family);
     await page.locator(`#operations-tag-${tag}`).waitFor();
@@ -105,6 +83,7 @@ test('a by-uuid endpoint runs from "Try it out" without typing a uuid, and publi
 });
 
 test('nothing was fetched from outside the service, and the page reported no error', () => {
+  const { blocked, requested, problems } = browser!;
   assert.equal(blocked, []);
   assert.ok(requested.some((url) => url.endsWith('/api/docs/swagger-ui-bundle.js')), requested.join('\n'));
   assert.ok(requested.some((url) => url.endsWith('/api/openapi.json')));

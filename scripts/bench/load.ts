@@ -23,11 +23,11 @@ export async function drive(
   url: string,
   headers: Record<string, string>,
   status: number,
-  { connections, seconds }: { connections: number; seconds: number },
+  { connections, seconds, method = 'GET', body }: { connections: number; seconds: number; method?: 'GET' | 'POST'; body?: string },
   server?: { cpuSeconds(): Promise<number> },
 ): Promise<Measure> {
   const before = await server?.cpuSeconds();
-  const result = await autocannon({ url, headers, connections, duration: seconds });
+  const result = await autocannon({ url, headers, connections, duration: seconds, method, ...(body === undefined ? {} : { body }) });
   const after = await server?.cpuSeconds();
   const codes = result.statusCodeStats as unknown as Record<string, { count: number }>;
   let wrong = result.errors + result.timeouts;

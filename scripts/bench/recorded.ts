@@ -20,9 +20,9 @@ const PER_CONNECTION = ['date', 'connection', 'keep-alive', 'transfer-encoding']
  * @example
  * const answer = await record('http://127.0.0.1:3000', '/api/v1/actors', {});
  */
-export function record(base: string, path: string, requestHeaders: Record<string, string>): Promise<Recorded> {
+export function record(base: string, path: string, requestHeaders: Record<string, string>, { method = 'GET', body }: { method?: string; body?: string } = {}): Promise<Recorded> {
   return new Promise((resolve, reject) => {
-    const req = request(base + path, { headers: requestHeaders }, (res) => {
+    const req = request(base + path, { method, headers: requestHeaders }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (chunk: Buffer) => chunks.push(chunk));
       res.on('end', () => {
@@ -34,6 +34,6 @@ export function record(base: string, path: string, requestHeaders: Record<string
       });
     });
     req.on('error', reject);
-    req.end();
+    req.end(body);
   });
 }

@@ -42,7 +42,8 @@ export function throughputTable(rows: ThroughputRow[]): string {
       const ratio = figures.rps / baseline.rps;
       const efficiency = baseline.cpuUs / figures.cpuUs;
       const cpu = figures.cpuUs > 0 ? `; ${figures.cpuUs.toFixed(0)} µs: **${efficiency.toFixed(2)}**${verdict(efficiency, scenario.efficiency?.[variant])}` : '';
-      return `${int(figures.rps)}: **${ratio.toFixed(2)}**${verdict(ratio, scenario.targets[variant])}${cpu}${warn(figures)}`;
+      const p99 = scenario.maxP99Ms && variant === 'a' ? `; p99 ${ms(figures.p99)} ms ${figures.p99 < scenario.maxP99Ms ? '✓' : '✗'} (< ${scenario.maxP99Ms})` : '';
+      return `${int(figures.rps)}: **${ratio.toFixed(2)}**${verdict(ratio, scenario.targets[variant])}${cpu}${p99}${warn(figures)}`;
     });
     const js = jsonServer && ours.d ? `${int(jsonServer.rps)} (ours ${(ours.d.rps / jsonServer.rps).toFixed(1)}×)${warn(jsonServer)}` : 'n/a';
     return [scenario.name, baseline ? `${int(baseline.rps)}; ${baseline.cpuUs.toFixed(0)} µs (p99 ${ms(baseline.p99)} ms)${warn(baseline)}` : 'n/a', ...cells, js];

@@ -5,6 +5,9 @@ import { join } from 'node:path';
 export interface Request {
   path: string;
   headers: Record<string, string>;
+  /** GET unless said. */
+  method?: 'GET' | 'POST';
+  body?: string;
 }
 
 /**
@@ -27,6 +30,10 @@ export interface Scenario {
   efficiency?: Partial<Record<Variant, number>>;
   ours: Request;
   jsonServer?: Request;
+  /** What the baseline is: node:http replaying our bytes (the default), or the same GraphQL schema run by plain graphql-js. */
+  baseline?: 'replay' | 'graphql-js';
+  /** Our highest p99 latency in the default deployment (a), in ms. */
+  maxP99Ms?: number;
 }
 
 type Row = Record<string, unknown>;
@@ -59,6 +66,11 @@ export async function scenariosFor(dir: string): Promise<Scenario[]> {
   const searchWords = title.toLowerCase().split(/\s+/).slice(0, 2).join(' ');
   const duration = Number(episodes[0]!.duration);
   const none = {};
+  const graphql = { accept: 'application/graphql-response+json, application/json' };
+  const post = (query: string): Request => ({ path: '/api/graphql', method: 'POST', body: JSON.stringify({ query }), headers: { ...graphql, 'content-type': 'application/json' } });
+  const page = '{ episodes(size: 10, sort: duration, order: desc) { items { uuid title duration season { title } } total_items } }';
+  // An episode, its season and the season's episodes with the next of each; actors with the character each plays and their seasons.
+  const nested = `{ episode(uuid: "${episodes[0]!.uuid}") { title season { title episodes { title next_episode { title } } } } actors(size: 10) { items { first_name character { first_name } seasons { title } } } }`;
   return [
     { name: 'by uuid', status: 200, targets: { a: 0.65, b: 0.55, c: 0.75, d: 0.6 }, efficiency: { a: 0.9, b: 0.85 }, ours: { path: `/api/v1/actors/${actor.uuid}`, headers: none }, jsonServer: { path: `/actors/${actor.uuid}`, headers: none } },
     { name: 'first page', status: 200, targets: { a: 0.8, b: 0, c: 0, d: 0.55 }, efficiency: { a: 0.85 }, ours: { path: '/api/v1/actors', headers: none }, jsonServer: { path: '/actors?_page=1&_limit=10', headers: none } },
@@ -80,6 +92,9 @@ export async function scenariosFor(dir: string): Promise<Scenario[]> {
     { name: 'search (2 words)', status: 200, targets: { a: 0, d: 0.5 }, ours: { path: `/api/v1/episodes?q=${encodeURIComponent(searchWords)}`, headers: none } },
     { name: 'revalidation 304', status: 304, targets: { a: 0.7, b: 0, c: 0, d: 0.65 }, efficiency: { a: 0.85 }, ours: { path: `/api/v1/actors/${actor.uuid}`, headers: { 'if-none-match': '' } }, jsonServer: { path: `/actors/${actor.uuid}`, headers: { 'if-none-match': '' } } },
     { name: 'not found 404', status: 404, targets: { a: 0, d: 0 }, ours: { path: `/api/v1/actors/${MISSING}`, headers: none }, jsonServer: { path: `/actors/${MISSING}`, headers: none } },
+    { name: 'GraphQL GET, repeated', status: 200, targets: { a: 0.8 }, ours: { path: `/api/graphql?query=${encodeURIComponent(page)}`, headers: graphql } },
+    { name: 'GraphQL POST, repeated (baseline: plain graphql-js)', status: 200, baseline: 'graphql-js', targets: { a: 2 }, ours: post(page) },
+    { name: 'GraphQL nested, POST (baseline: plain graphql-js)', status: 200, baseline: 'graphql-js', targets: { a: 0 }, maxP99Ms: 20, ours: post(nested) },
     { name: '429 flood', status: 429, targets: { flood: 0.6 }, efficiency: { flood: 0.8 }, ours: { path: `/api/v1/actors/${actor.uuid}?flood`, headers: none } },
   ];
 }

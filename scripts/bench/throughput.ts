@@ -94,7 +94,8 @@ export async function measureThroughput(options: ThroughputOptions): Promise<Thr
     };
     const scenarios = await scenariosFor(dataDir);
     const variantsOf = (scenario: Scenario) => Object.keys(scenario.targets) as Variant[];
-    const requestOf = (scenario: Scenario, variant: Variant): Request => ({ path: scenario.ours.path, headers: { ...scenario.ours.headers, ...servers[variant].headers } });
+    const requestOf = (scenario: Scenario, variant: Variant): Request => ({ ...scenario.ours, headers: { ...scenario.ours.headers, ...servers[variant].headers } });
+    const replayed = (scenario: Scenario) => scenario.baseline !== 'graphql-js';
 
     // Record our exact answers (the 304 needs the ETag of the 200 first) for the baseline to replay.
     const answers = [];
@@ -103,14 +104,15 @@ export async function measureThroughput(options: ThroughputOptions): Promise<Thr
       const server = origin(servers[first].child);
       if ('if-none-match' in scenario.ours.headers) scenario.ours.headers['if-none-match'] = (await record(server, scenario.ours.path, {})).headers.etag ?? '';
       if (first === 'flood') await record(server, scenario.ours.path, {}); // spends the budget of one
-      const answer = await record(server, scenario.ours.path, scenario.ours.headers);
+      const answer = await record(server, scenario.ours.path, scenario.ours.headers, scenario.ours);
       if (answer.status !== scenario.status) throw new Error(`${scenario.name}: ours answered ${answer.status}, expected ${scenario.status}`);
-      answers.push(answer);
+      if (replayed(scenario)) answers.push(answer);
     }
     await writeFile(join(work, 'answers.json'), JSON.stringify(answers));
-    progress('starting the node:http baseline and json-server');
-    const baseline = await startChild(['--import', 'tsx', 'scripts/bench/baseline-server.ts', join(work, 'answers.json')], {});
-    children.push(baseline);
+    progress('starting the node:http baseline, plain graphql-js and json-server');
+    const replay = await startChild(['--import', 'tsx', 'scripts/bench/baseline-server.ts', join(work, 'answers.json')], {});
+    const graphqlJs = await startChild(['--import', 'tsx', 'scripts/bench/graphql-js-server.ts', dataDir], {});
+    children.push(replay, graphqlJs);
     await writeFile(join(work, 'db.json'), JSON.stringify(await jsonServerDb(dataDir)));
     const port = await freePort();
     const jsonServer = await startChild(
@@ -130,7 +132,7 @@ export async function measureThroughput(options: ThroughputOptions): Promise<Thr
       const runs: Run[] = variantsOf(scenario).map((variant) => ({ label: `ours (${variant})`, child: servers[variant].child, request: requestOf(scenario, variant), into: ours[variant]! }));
       const baselineMeasures: Measure[] = [];
       const jsonMeasures: Measure[] = [];
-      runs.push({ label: 'baseline', child: baseline, request: scenario.ours, into: baselineMeasures });
+      runs.push({ label: 'baseline', child: replayed(scenario) ? replay : graphqlJs, request: scenario.ours, into: baselineMeasures });
       if (scenario.jsonServer) runs.push({ label: 'json-server', child: jsonServer, request: scenario.jsonServer, into: jsonMeasures });
       return { scenario, runs, ours, baselineMeasures, jsonMeasures };
     });
@@ -138,7 +140,7 @@ export async function measureThroughput(options: ThroughputOptions): Promise<Thr
     // One second of each request on each server first, so that no round measures a cold JIT.
     for (const { scenario, runs } of plans) {
       progress(`warming up · ${scenario.name}`);
-      for (const run of runs) await drive(origin(run.child) + run.request.path, run.request.headers, scenario.status, { seconds: 1, connections: options.connections });
+      for (const run of runs) await drive(origin(run.child) + run.request.path, run.request.headers, scenario.status, { ...run.request, seconds: 1, connections: options.connections });
     }
     for (let round = 1; round <= options.rounds; round++) {
       for (const { scenario, runs } of plans) {
@@ -148,7 +150,7 @@ export async function measureThroughput(options: ThroughputOptions): Promise<Thr
         for (const run of [...runs.slice(shift), ...runs.slice(0, shift)]) {
           progress(`round ${round}/${options.rounds} · ${scenario.name} · ${run.label}`);
           await new Promise((resolve) => setTimeout(resolve, 1000));
-          run.into.push(await drive(origin(run.child) + run.request.path, run.request.headers, scenario.status, options, run.child));
+          run.into.push(await drive(origin(run.child) + run.request.path, run.request.headers, scenario.status, { ...run.request, ...options }, run.child));
         }
       }
     }

@@ -1,5 +1,6 @@
 import { FAMILIES } from '../../src/catalog/families.ts';
 import type { JsonSchema } from '../../src/catalog/schemas/common.ts';
+import { catalogSchema, schemaText } from '../../src/graphql/schema.ts';
 
 /** Where the generated schemas live, relative to the repository. */
 export const SCHEMA_DIR = 'data/schemas';
@@ -7,7 +8,8 @@ export const SCHEMA_DIR = 'data/schemas';
 /**
  * The JSON Schema of every data file, as files: one per family file and translation file,
  * made from the schemas the loader validates with, so an editor checks and completes what the
- * server will accept. `.vscode/settings.json` maps each data file to its schema.
+ * server will accept. `.vscode/settings.json` maps each data file to its schema. Beside them,
+ * `catalog.graphql`: the GraphQL schema generated from the same schemas.
  *
  * @example
  * (await schemaFiles()).get('actors.schema.json'); // '{\n  "$schema": "https://json-schema.org/draft/2020-12/schema", …'
@@ -28,6 +30,7 @@ export function schemaFiles(): Map<string, string> {
     write(`${family.name}.schema.json`, family.file, family.schema);
     if (family.translation) write(`${family.name}_translations.schema.json`, family.translation.file, family.translation.schema);
   }
+  files.set('catalog.graphql', schemaText(catalogSchema()));
   return files;
 }
 

@@ -18,8 +18,14 @@ function isDate(value: string): boolean {
   return DATE.test(value) && isLocalDateTime(`${value}T00:00:00`);
 }
 
-/** Types one raw value by the field's schema, or says what was expected. */
-function typed(field: FieldInfo, raw: string): { value: Scalar } | { error: string } {
+/**
+ * Types one raw value by the field's schema, or says what was expected: every face of the
+ * API (query strings, GraphQL arguments) types filter values here.
+ *
+ * @example
+ * typed(family('episodes').fields.get('season')!, '1b3f…'); // { value: '/api/v1/seasons/1b3f…' }
+ */
+export function typed(field: FieldInfo, raw: string): { value: Scalar } | { error: string } {
   const bad = { error: `'${raw}' is not ${EXPECTED[field.kind]} (filter '${field.name}')` };
   switch (field.kind) {
     case 'integer':

@@ -152,6 +152,11 @@ export const VARIABLES = {
   HASH_QUEUE: { default: '32', description: 'Sign-ins waiting for a hash slot before the next is refused with 503', parse: integer(0, 10000) },
   REQUEST_TIMEOUT_SECONDS: { default: '10', description: 'Longest time to receive a whole request (headers and body) before a 408', parse: integer(1, 3600) },
   HEADERS_TIMEOUT_SECONDS: { default: '5', description: 'Longest time to receive the request headers before a 408', parse: integer(1, 3600) },
+  GRAPHQL_MAX_DEPTH: { default: '10', description: 'Deepest nesting of fields a GraphQL query may have (fragments flattened)', parse: integer(1, 100) },
+  GRAPHQL_MAX_ALIASES: { default: '20', description: 'Aliased fields one GraphQL operation may have', parse: integer(0, 1000) },
+  GRAPHQL_MAX_COST: { default: '20000', description: 'Estimated objects one GraphQL query may ask for (page sizes and link lists multiplied through the nesting)', parse: integer(1, 10_000_000) },
+  GRAPHQL_MAX_DOCUMENT_BYTES: { default: '16384', description: 'Largest GraphQL query text, in bytes; a POST body may be twice as large (variables)', parse: integer(256, 1_048_576) },
+  GRAPHQL_MAX_TOKENS: { default: '2000', description: 'Most tokens (names, punctuation, values) a GraphQL query text may have', parse: integer(100, 100_000) },
   SHUTDOWN_GRACE_SECONDS: { default: '10', description: 'On SIGTERM or SIGINT, how long in-flight requests may take before their connections are closed', parse: integer(0, 3600) },
   MAX_CONNECTIONS: { default: '4096', description: 'Open connections in total; more are closed at once', parse: integer(1, 1000000) },
   MAX_CONNECTIONS_PER_ADDRESS: {

@@ -1,6 +1,7 @@
 import { FAMILIES, type FamilyName } from '../catalog/families.ts';
 import { FILTER_OPERATORS } from '../catalog/filter-syntax.ts';
 import { catalogPaths, familyTag } from './catalog-paths.ts';
+import { GRAPHQL_SCHEMAS, graphqlPaths } from './graphql-paths.ts';
 import { componentParameters, type ParameterOptions } from './parameters.ts';
 import { REFERENCE_ASSETS } from './reference-page.ts';
 import { ALWAYS_FREE, COMPONENT_RESPONSES, HEADERS, headerRefs, RATE_HEADERS } from './responses.ts';
@@ -28,6 +29,7 @@ function introduction(): string {
       'Reading needs no token: a bearer token (from Accounts) is optional and only raises your rate limit, so the reads here show no padlock.',
     '',
     '**Languages**: episodes, seasons, locations, games and the overview are served in the `language` asked for, else the best match of `Accept-Language`, else the default. ' +
+      '**GraphQL**: the same catalog answers at [/api/graphql](/api/graphql), which opens GraphiQL in a browser. ' +
       '**Errors** all have one shape (`Error`). **Caching**: reads carry a strong `ETag`. **Rate limits**: `X-Rate-Limit-*` and `RateLimit` headers on every `/api` answer, 429 with `Retry-After` past the budget; a bearer token from Accounts raises it.',
   ].join('\n');
 }
@@ -117,14 +119,15 @@ export function buildOpenApi(options: OpenApiOptions): Json {
     tags: [
       ...families,
       { name: 'Accounts', description: 'Sign up, sign in and delete; tokens identify clients to the rate limits' },
+      { name: 'GraphQL', description: 'The same catalog through one GraphQL endpoint, and its schema' },
       { name: 'Service', description: 'Service info, liveness and the route list' },
       { name: 'Reference', description: 'This page and its document' },
     ],
     // Relative: the document is right wherever the server answers, behind any proxy or host name.
     servers: [{ url: '/', description: 'The server that serves this document' }],
-    paths: publicUnlessDeclared({ ...metaPaths(), ...catalogPaths(options.examples), ...accountPaths(), ...referencePaths() }),
+    paths: publicUnlessDeclared({ ...metaPaths(), ...catalogPaths(options.examples), ...accountPaths(), ...graphqlPaths(), ...referencePaths() }),
     components: {
-      schemas: componentSchemas(),
+      schemas: { ...componentSchemas(), ...GRAPHQL_SCHEMAS },
       parameters: componentParameters(options),
       headers: HEADERS,
       responses: COMPONENT_RESPONSES,

@@ -1,10 +1,9 @@
-import { createHash } from 'node:crypto';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { CachedResponse } from '../http/cached-response.ts';
-
+import type { CachedResponse } from '../http/cached-response.ts';
+import { PAGE_HEADERS, staticFile } from '../http/static-page.ts';
 
 const SWAGGER_UI = dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
 const OWN = fileURLToPath(new URL('./page/', import.meta.url));
@@ -21,22 +20,6 @@ export const REFERENCE_ASSETS: Readonly<Record<string, { dir: string; type: stri
   'reference.js': { dir: OWN, type: 'text/javascript; charset=utf-8' },
   'reference.css': { dir: OWN, type: 'text/css; charset=utf-8' },
 };
-
-/**
- * What the page may load: only this service, so even online it reaches nothing else.
- * Swagger UI's stylesheet draws its icons with `data:` images; React sets inline styles.
- */
-export const REFERENCE_CSP =
-  "default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self'; font-src 'self' data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
-
-/** The page itself also tells the browser to send no Referer to anything it links to. */
-const PAGE_HEADERS = { 'Content-Security-Policy': REFERENCE_CSP, 'Referrer-Policy': 'no-referrer' };
-
-function read(dir: string, name: string, headers: Record<string, string>): CachedResponse {
-  const body = readFileSync(join(dir, name));
-  // Named by the bytes: an upgrade of swagger-ui-dist changes every tag.
-  return new CachedResponse(name, body, headers, createHash('sha1').update(body).digest('base64url').slice(0, 22));
-}
 
 /**
  * Throws, naming the file, when a file of the reference page is missing: checked at boot so
@@ -57,6 +40,6 @@ export function checkReferencePage(): void {
  * assets.get('swagger-ui.css')!.headers['Content-Type']; // 'text/css; charset=utf-8'
  */
 export function loadReferencePage(): { page: CachedResponse; assets: ReadonlyMap<string, CachedResponse> } {
-  const assets = new Map(Object.entries(REFERENCE_ASSETS).map(([name, { dir, type }]) => [name, read(dir, name, { 'Content-Type': type })]));
-  return { page: read(OWN, 'index.html', { 'Content-Type': 'text/html; charset=utf-8', ...PAGE_HEADERS }), assets };
+  const assets = new Map(Object.entries(REFERENCE_ASSETS).map(([name, { dir, type }]) => [name, staticFile(dir, name, { 'Content-Type': type })]));
+  return { page: staticFile(OWN, 'index.html', { 'Content-Type': 'text/html; charset=utf-8', ...PAGE_HEADERS }), assets };
 }

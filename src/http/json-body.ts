@@ -12,10 +12,10 @@ const BODY_LIMIT_BYTES = 16 * 1024;
 const CODINGS = ['identity', 'gzip', 'deflate', 'br'];
 
 /** A body-parser failure (co-body, raw-body, zlib) as an HttpError naming what was wrong: always a client error. */
-function bodyError(coding: string): (error: unknown) => never {
+function bodyError(coding: string, maxBytes: number): (error: unknown) => never {
   return (error) => {
     const e = error as { status?: number; type?: string; message?: string; code?: string };
-    if (e.status === 413) throw new HttpError(413, `Request body is larger than ${BODY_LIMIT_BYTES / 1024} KB`);
+    if (e.status === 413) throw new HttpError(413, `Request body is larger than ${maxBytes / 1024} KB`);
     if (e.status === 400 && e instanceof SyntaxError) throw new HttpError(400, `Request body is not valid JSON: ${e.message}`);
     if (e.status === 400) throw new HttpError(400, `Request body could not be read: ${e.message ?? e.type}`);
     // Anything else failed while the body was read or decoded (zlib and brotli errors carry no
@@ -37,13 +37,14 @@ function codingOf(header: string | undefined): string {
 /**
  * Parses a JSON request body into `ctx.request.body` with @koa/bodyparser. Anything but
  * `application/json` (any case, RFC 9110 §8.3.1) or a charset other than UTF-8 is a 415, as
- * is a content coding other than gzip, deflate or br; a body over 16 KB is a 413, malformed
+ * is a content coding other than gzip, deflate or br; a body over `maxBytes` (16 KB) is a 413, malformed
  * JSON or bytes that do not decode a 400: all in the service's error shape.
  *
  * @example
  * router.post('/api/v1/auth/register', jsonBody(), handler);
  */
-export function jsonBody(): Middleware {
+export function jsonBody(options: { maxBytes?: number } = {}): Middleware {
+  const maxBytes = options.maxBytes ?? BODY_LIMIT_BYTES;
   return async (ctx, next) => {
     const type = ctx.request.type.trim().toLowerCase();
     if (type !== 'application/json') throw new HttpError(415, `Content-Type must be application/json (got ${ctx.request.type || 'none'})`);
@@ -54,7 +55,7 @@ export function jsonBody(): Middleware {
     // The parser reads the header itself and knows the codings only in lower case.
     ctx.req.headers['content-encoding'] = coding;
     const { bodyParser } = await parser();
-    const parse = bodyParser({ enableTypes: ['json'], jsonLimit: BODY_LIMIT_BYTES, onError: bodyError(coding) });
+    const parse = bodyParser({ enableTypes: ['json'], jsonLimit: maxBytes, onError: bodyError(coding, maxBytes) });
     await parse(ctx, next);
   };
 }

@@ -33,7 +33,7 @@ function single(ctx: Context, name: string): string | undefined {
 }
 
 /** The catalog language `asked` names (any case), or a 400 listing the available ones. */
-function knownLanguage(catalog: Catalog, asked: string): string {
+export function knownLanguage(catalog: Catalog, asked: string): string {
   const found = catalog.languages.find((l) => l.toLowerCase() === asked.toLowerCase());
   if (!found) throw new HttpError(400, `Unknown language '${asked}'; available: ${catalog.languages.join(', ')}`);
   return found;
@@ -53,9 +53,15 @@ function knownLanguage(catalog: Catalog, asked: string): string {
  */
 export function requestLanguage(ctx: Context, catalog: Catalog, family: Family): string {
   if (!family.translation && ctx.query.expand === undefined) return catalog.defaultLanguage;
-  ctx.vary('Accept-Language');
   const asked = single(ctx, 'language');
-  if (asked !== undefined) return knownLanguage(catalog, asked);
+  if (asked === undefined) return acceptedLanguage(ctx, catalog);
+  ctx.vary('Accept-Language');
+  return knownLanguage(catalog, asked);
+}
+
+/** The best match of `Accept-Language` among the catalog's languages, else the default; the answer varies on it. */
+export function acceptedLanguage(ctx: Context, catalog: Catalog): string {
+  ctx.vary('Accept-Language');
   if (ctx.get('Accept-Language')) {
     const best = ctx.acceptsLanguages(...catalog.languages);
     if (typeof best === 'string') return best;

@@ -96,11 +96,11 @@ export function contractProblems(doc: Json, answers: readonly Answer[]): string[
       problems.push(`${where}: no operation of the document answers this`);
       continue;
     }
-    const type = answer.headers['content-type'] ?? '';
-    if (!/^application\/json/.test(type) || answer.method === 'HEAD' || answer.body.length === 0) continue;
-    const schema = (operation ? described?.content?.['application/json']?.schema : doc.components.schemas.Error) as Json | undefined;
+    const type = (answer.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
+    if (!/^application\/(.+\+)?json$/.test(type) || answer.method === 'HEAD' || answer.body.length === 0) continue;
+    const schema = (operation ? described?.content?.[type]?.schema : doc.components.schemas.Error) as Json | undefined;
     if (!schema) {
-      problems.push(`${where}: a JSON body, and no JSON schema for it`);
+      problems.push(`${where}: a ${type} body, and no schema for that media type`);
       continue;
     }
     for (const problem of schemaProblems(schema, JSON.parse(bodyOf(answer)))) problems.push(`${where}: ${problem}`);

@@ -1,0 +1,123 @@
+import { GraphQLError, type GraphQLSchema } from 'graphql';
+import { createHandler, type Request as GraphQLRequest } from 'graphql-http';
+import type { Context } from 'koa';
+import { acceptedLanguage } from '../http/request-query.ts';
+import { send } from '../http/send.ts';
+import type { ServedCatalog } from '../http/state.ts';
+import { HttpError } from '../lib/http-error.ts';
+import { DocumentCache } from './documents.ts';
+import { costError, costOf, type GraphQLLimits } from './limits.ts';
+import { catalogSchema, schemaText, type GraphQLContext } from './schema.ts';
+
+/** What the GraphQL endpoint serves, and how. */
+export interface GraphQLOptions {
+  served: ServedCatalog;
+  /** `Cache-Control` of a GET's answer, as the catalog's REST reads send it. */
+  cacheControl: string;
+  /** Largest page a list answers with. */
+  maxPageSize: number;
+  limits: GraphQLLimits;
+  /** Memory for parsed and validated query texts. */
+  documentCacheBytes: number;
+}
+
+/** What travels with one request through graphql-http: the resolvers' context and whether the answer may be kept. */
+interface RequestContext {
+  graphql: GraphQLContext;
+  /** Whether the document asks for a random record (its answer is never kept). */
+  random?: boolean;
+  /** Set once the operation ran: an answer without errors to a document asking for nothing random. */
+  keep: boolean;
+}
+
+/** An error a resolver threw: ours name what was wrong; anything else is not the client's to read. */
+function formatError(error: GraphQLError | Error): GraphQLError | Error {
+  if (!(error instanceof GraphQLError) || !error.originalError || error.originalError instanceof HttpError || error.originalError instanceof GraphQLError) return error;
+  return new GraphQLError('Internal server error', { nodes: error.nodes ?? null, path: error.path ?? null });
+}
+
+/** What graphql-http's bodiless refusals mean, said the service's way. */
+const REFUSALS: Record<number, string> = {
+  406: 'Accept must allow application/graphql-response+json or application/json (charset utf-8)',
+  405: 'GraphQL takes GET and POST only',
+};
+
+/** What the GraphQL routes call: the endpoint's answer and the schema's text. */
+export interface GraphQLEndpoint {
+  answer(ctx: Context): Promise<void>;
+  schemaText(): string;
+}
+
+/**
+ * The endpoint behind `GET` and `POST /api/graphql`, following GraphQL over HTTP (graphql-http
+ * does the protocol: methods, media types, status codes). Documents are parsed and checked
+ * once; a request's cost is checked against its variables before it runs. A successful answer
+ * that asks for no random record is kept in the response cache like a REST read: a repeated
+ * GET is answered from it with a strong ETag, 304 and `Cache-Control: public`, and the fast
+ * path learns it.
+ *
+ * @example
+ * const endpoint = graphqlEndpoint({ served, cacheControl: 'public, max-age=300', maxPageSize: 50, limits, documentCacheBytes: 4 * 2 ** 20 });
+ * router.get('/api/graphql', (ctx) => endpoint.answer(ctx));
+ */
+export function graphqlEndpoint(options: GraphQLOptions): GraphQLEndpoint {
+  const { served, limits, maxPageSize } = options;
+  const schema: GraphQLSchema = catalogSchema();
+  const documents = new DocumentCache(schema, limits, options.documentCacheBytes);
+  const handler = createHandler<Context['req'], RequestContext, GraphQLContext>({
+    schema,
+    formatError,
+    onOperation: (req, _, result) => {
+      req.context.keep = req.context.random === false && !result.errors;
+    },
+    onSubscribe: (req, params) => {
+      const checked = documents.check(params.query);
+      if (checked.errors) return checked.errors;
+      const { catalog, maxPageSize } = req.context.graphql;
+      const variables = params.variables ?? undefined;
+      const operationName = params.operationName ?? undefined;
+      const cost = costOf({ schema, document: checked.document, catalog, maxPageSize, ...(variables ? { variables } : {}), ...(operationName ? { operationName } : {}) });
+      const tooCostly = costError(cost, limits);
+      if (tooCostly) return [tooCostly];
+      req.context.random = checked.random;
+      return { schema, document: checked.document, contextValue: req.context.graphql, ...(variables ? { variableValues: variables } : {}), ...(operationName ? { operationName } : {}) };
+    },
+  });
+
+  const answer = async (ctx: Context) => {
+    const { catalog, cache } = served.current;
+    const preferred = acceptedLanguage(ctx, catalog);
+    ctx.vary('Accept');
+    const body = ctx.method === 'POST' ? (ctx.request as { body?: unknown }).body : undefined;
+    if (Array.isArray(body)) {
+      // A limit like the others, so refused the GraphQL way: no array is ever executed.
+      ctx.status = 400;
+      ctx.set('Cache-Control', 'no-store');
+      ctx.body = { errors: [{ message: `Batched operations are not supported: send one operation per request, got an array of ${body.length}.` }] };
+      return;
+    }
+    // What the answer depends on: the query (URL or body), the language preferred, and `Accept`
+    // as sent (graphql-http picks the media type from it, or refuses it: such answers are not kept).
+    const key = `graphql ${preferred} ${ctx.get('Accept')}\n${ctx.method === 'GET' ? ctx.querystring : JSON.stringify(body)}`;
+    const cacheControl = ctx.method === 'GET' ? options.cacheControl : 'no-store';
+    const kept = cache.peek(key);
+    if (kept) return send(ctx, kept, cacheControl);
+    const context: RequestContext = { graphql: { catalog, preferred, maxPageSize }, keep: false };
+    const request: GraphQLRequest<Context['req'], RequestContext> = { method: ctx.method, url: ctx.url, headers: ctx.req.headers, body: (body ?? null) as never, raw: ctx.req, context };
+    const [text, init] = await handler(request);
+    const headers = (init.headers ?? {}) as Record<string, string>;
+    // Refusals without a GraphQL body (406, an unknown method) are HTTP's: the service's error shape.
+    if (text === null) throw new HttpError(init.status, REFUSALS[init.status] ?? `GraphQL request refused: ${init.statusText ?? init.status}`, headers);
+    if (init.status === 200 && context.keep) {
+      return send(ctx, cache.get(key, () => ({ json: text, headers: { 'Content-Type': headers['content-type']! } })), cacheControl);
+    }
+    ctx.status = init.status;
+    ctx.set(headers);
+    // graphql-http's 405 to a mutation by GET carries a JSON body but no type.
+    if (!headers['content-type']) ctx.type = 'application/json; charset=utf-8';
+    ctx.set('Cache-Control', 'no-store');
+    ctx.body = text;
+  };
+
+  return { answer, schemaText: () => schemaText(schema) };
+}

@@ -1,0 +1,56 @@
+import type { Router } from '@koa/router';
+import type { Context } from 'koa';
+import { jsonBody } from '../http/json-body.ts';
+import { countsIn } from '../http/routing.ts';
+import { send } from '../http/send.ts';
+import { HttpError } from '../lib/http-error.ts';
+import type { GraphQLEndpoint, GraphQLOptions } from './endpoint.ts';
+import { loadGraphiQL, type GraphiQLPage } from './graphiql-page.ts';
+
+export type { GraphQLOptions } from './endpoint.ts';
+
+/** Whether a GET asks for GraphiQL: a browser (HTML preferred to JSON) that sent no query. */
+function wantsGraphiQL(ctx: Context): boolean {
+  return ctx.query.query === undefined && ctx.accepts('application/graphql-response+json', 'application/json', 'text/html') === 'text/html';
+}
+
+/**
+ * `GET` and `POST /api/graphql`, the schema's text at `/api/graphql/schema.graphql`, and
+ * GraphiQL for a browser opening `/api/graphql` (its script and stylesheet beside it, served
+ * by this service and counted in no budget, like the API reference). The endpoint (graphql-js,
+ * graphql-http and the schema built from the JSON Schemas) is loaded by the first GraphQL
+ * request, so a server that only answers REST reads never pays for it at boot.
+ *
+ * @example
+ * graphqlRoutes(router, { served, cacheControl: 'public, max-age=300', maxPageSize: 50, limits, documentCacheBytes: 4 * 2 ** 20 });
+ */
+export function graphqlRoutes(router: Router, options: GraphQLOptions): void {
+  let loading: Promise<GraphQLEndpoint> | undefined;
+  const endpoint = () => (loading ??= import('./endpoint.ts').then(({ graphqlEndpoint }) => graphqlEndpoint(options)));
+  let graphiql: GraphiQLPage | undefined;
+  const page = () => {
+    graphiql ??= loadGraphiQL();
+    if (!graphiql) throw new HttpError(503, 'GraphiQL has not been built in this copy of the service: run `npm run build`');
+    return graphiql;
+  };
+  const free = countsIn('free');
+
+  router.get('/api/graphql/schema.graphql', async (ctx) => {
+    const { schemaText } = await endpoint();
+    const entry = options.served.current.cache.get('graphql schema', () => ({ json: schemaText(), headers: { 'Content-Type': 'text/plain; charset=utf-8' } }));
+    send(ctx, entry, options.cacheControl);
+  });
+  router.get('/api/graphql/:file', free, (ctx) => {
+    const { files } = page();
+    const file = files.get(String(ctx.params.file));
+    if (!file) throw new HttpError(404, `GraphiQL has no file '${ctx.params.file}'; it has ${[...files.keys()].join(', ')}`);
+    send(ctx, file, options.cacheControl);
+  });
+  router.get('/api/graphql', async (ctx) => {
+    if (!wantsGraphiQL(ctx)) return (await endpoint()).answer(ctx);
+    ctx.vary('Accept');
+    send(ctx, page().page, options.cacheControl);
+  });
+  // A body may hold the query and its variables: more than a document, less than twice.
+  router.post('/api/graphql', jsonBody({ maxBytes: 2 * options.limits.maxDocumentBytes }), async (ctx) => (await endpoint()).answer(ctx));
+}

@@ -1,0 +1,31 @@
+import type { Catalog } from '../catalog/catalog.ts';
+import type { FamilyName } from '../catalog/families.ts';
+import type { FamilyStore } from '../catalog/store.ts';
+import { present } from '../http/present.ts';
+
+/**
+ * One record as a GraphQL field sees it: where it is and the language it is served in. The
+ * record's JSON is made once, the first time a field of it is read, by the same `present`
+ * the REST routes serve; links carry the language on to the records they reach.
+ */
+export class ServedRecord {
+  #json?: Record<string, unknown>;
+
+  constructor(
+    readonly catalog: Catalog,
+    readonly store: FamilyStore,
+    readonly position: number,
+    readonly language: string,
+  ) {}
+
+  get json(): Record<string, unknown> {
+    return (this.#json ??= present(this.store, this.position, this.language));
+  }
+
+  /** The record an href of this one points to (hrefs are checked at boot, so it exists). */
+  follow(href: string): ServedRecord {
+    const [, , , name, uuid] = href.split('/');
+    const store = this.catalog.store(name as FamilyName);
+    return new ServedRecord(this.catalog, store, store.position(uuid!)!, this.language);
+  }
+}

@@ -1,0 +1,52 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import * as assert from 'uvu/assert';
+
+/** Debian's chromium (packages `chromium` and `chromium-driver`; .ci/run installs them), or the one CHROMIUM_PATH names. */
+const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
+const FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-quic'];
+
+/** A headless browser cut off from everything but this machine, and what its page did. */
+export interface OfflineBrowser {
+  context: BrowserContext;
+  page: Page;
+  /** Every URL the page requested. */
+  requested: string[];
+  /** Requests that tried to leave this machine (all refused). */
+  blocked: string[];
+  /** Page errors and console errors (a Content-Security-Policy violation is one). */
+  problems: string[];
+}
+
+const isLoopback = (url: URL) => ['127.0.0.1', 'localhost', '[::1]'].includes(url.hostname);
+
+/**
+ * Starts headless Chromium with a profile in `dir` and every request off this machine
+ * refused, as in a classroom without internet.
+ *
+ * @example
+ * const browser = await offlineBrowser(await tempDir());
+ * await browser.page.goto(`${server.url}/api/docs`);
+ */
+export async function offlineBrowser(dir: string): Promise<OfflineBrowser> {
+  assert.ok(existsSync(CHROMIUM), `${CHROMIUM} is missing: apt-get install chromium chromium-driver (.ci/run does), or set CHROMIUM_PATH`);
+  const context = await chromium.launchPersistentContext(join(dir, 'profile'), { executablePath: CHROMIUM, headless: true, args: FLAGS, viewport: { width: 1280, height: 900 } });
+  const requested: string[] = [];
+  const blocked: string[] = [];
+  const problems: string[] = [];
+  await context.route('**/*', (route) => {
+    const url = new URL(route.request().url());
+    if (isLoopback(url)) return route.continue();
+    blocked.push(url.href);
+    return route.abort('blockedbyclient');
+  });
+  context.on('request', (request) => requested.push(request.url()));
+  context.setDefaultTimeout(15_000);
+  const page = context.pages()[0] ?? (await context.newPage());
+  page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
+  page.on('console', (message) => {
+    if (message.type() === 'error') problems.push(`console: ${message.text()}`);
+  });
+  return { context, page, requested, blocked, problems };
+}
