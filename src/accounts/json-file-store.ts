@@ -126,6 +126,10 @@ export class JsonFileAccountStore implements AccountStore {
     });
   }
 
+  recall(uuid: string): { account: Account | undefined } {
+    return { account: this.#state.byUuid.get(uuid) };
+  }
+
   async find(key: AccountKey): Promise<Account | undefined> {
     const state = this.#state;
     if ('uuid' in key) return state.byUuid.get(key.uuid);

@@ -156,10 +156,16 @@ export class RedisAccountStore implements AccountStore {
     this.redis.disconnect();
   }
 
+  recall(uuid: string): { account: Account | undefined } | undefined {
+    const known = this.remembered.get(uuid);
+    return known && Date.now() - known.at < REMEMBER_MS ? known : undefined;
+  }
+
   /** The account by uuid, from memory when known for less than REMEMBER_MS. */
   private async byUuid(uuid: string): Promise<Account | undefined> {
+    const recalled = this.recall(uuid);
+    if (recalled) return recalled.account;
     const known = this.remembered.get(uuid);
-    if (known && Date.now() - known.at < REMEMBER_MS) return known.account;
     try {
       const account = await this.fetch(uuid);
       if (this.remembered.size >= 10_000) this.remembered.clear();

@@ -20,6 +20,11 @@ export interface AccountStore {
   /** Adds `account` unless its username or email is taken (checked atomically with the insert). */
   create(account: Account): Promise<{ created: Account } | { taken: TakenField[] }>;
   find(key: AccountKey): Promise<Account | undefined>;
+  /**
+   * The account by uuid when this process knows it now (as `find` would answer), without
+   * waiting: `{ account }` (undefined when it does not exist), or undefined when only `find` can tell.
+   */
+  recall(uuid: string): { account: Account | undefined } | undefined;
   /** Removes the account; false when it did not exist. */
   delete(uuid: string): Promise<boolean>;
   /** Changes the account's role or password hash (not its unique fields); the updated account, or undefined when it does not exist. */

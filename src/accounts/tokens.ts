@@ -72,16 +72,25 @@ export class Tokens {
   }
 
   /**
+   * What `verify` would answer for a token verified before, without waiting: its caller, or
+   * TokenRejected once it has expired; undefined for a token not verified yet.
+   */
+  recall(token: string): Caller | TokenRejected | undefined {
+    const known = this.verified.get(token);
+    if (!known) return undefined;
+    if (known.exp * 1000 > Date.now()) return known.caller;
+    this.verified.delete(token);
+    return new TokenRejected('expired');
+  }
+
+  /**
    * The caller a valid token names (its `sub`, and the username and role it was issued with);
    * throws TokenRejected otherwise.
    */
   async verify(token: string): Promise<Caller> {
-    const known = this.verified.get(token);
-    if (known) {
-      if (known.exp * 1000 > Date.now()) return known.caller;
-      this.verified.delete(token);
-      throw new TokenRejected('expired');
-    }
+    const recalled = this.recall(token);
+    if (recalled instanceof TokenRejected) throw recalled;
+    if (recalled) return recalled;
     const { errors, jwtVerify } = await jose();
     try {
       const { payload } = await jwtVerify(token, this.key, {

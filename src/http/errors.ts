@@ -3,6 +3,7 @@ import accepts from 'accepts';
 import type { Context, Middleware } from 'koa';
 import type { Logger } from '../config/logger.ts';
 import { HttpError } from '../lib/http-error.ts';
+import { memo } from '../lib/memo.ts';
 import { SECURITY_HEADERS } from './headers.ts';
 
 /** Headers of a success that must not stay on an error answer. */
@@ -45,6 +46,9 @@ export interface RenderedState {
 const escapes: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
 const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => escapes[c]!);
 
+/** Whether an `Accept` value prefers an HTML page to JSON, remembered per value (a flood of 429s asks it every time). */
+const prefersHtml = memo((accept) => accepts({ headers: { accept } } as IncomingMessage).type(['json', 'html']) === 'html', { entries: 1000, maxLength: 200 });
+
 /**
  * The body of an error answer and its type: the one JSON shape, except that a 429 asked for
  * by a browser page (which prefers `text/html`) gets a short page saying the same, so a
@@ -54,7 +58,7 @@ const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => escapes[c]!
  * errorBody(fields, req); // { type: 'application/json', body: '{"code":404,...}' }
  */
 export function errorBody(fields: ErrorFields, req: IncomingMessage): { type: string; body: string } {
-  if (fields.status === 429 && accepts(req).type(['json', 'html']) === 'html') {
+  if (fields.status === 429 && prefersHtml(req.headers.accept ?? '')) {
     const title = `${fields.status} ${STATUS_CODES[fields.status]}`;
     const page = `<!doctype html>\n<html lang="en"><meta charset="utf-8"><title>${title}</title>\n<h1>${title}</h1>\n<p>${escapeHtml(fields.message)}</p>\n</html>\n`;
     return { type: 'text/html; charset=utf-8', body: page };

@@ -6,7 +6,7 @@ import type { Logger } from '../config/logger.ts';
 import type { CachedResponse } from './cached-response.ts';
 import type { HttpError } from '../lib/http-error.ts';
 import type { Admission, RateLimits } from '../limits/rate-limits.ts';
-import { readBearer, type Bearer } from './bearer.ts';
+import { readBearer, recallBearer, type Bearer } from './bearer.ts';
 import { errorBody, type ErrorFields, type RenderedState } from './errors.ts';
 import { requestClient, type ProxyTrust } from './rate-limit.ts';
 import { MAX_TARGET_BYTES } from './request-guard.ts';
@@ -39,6 +39,8 @@ interface Known {
   /** A cached answer (by response-cache key) or a client error rendered anew each time. */
   answer: { cacheKey: string; cacheControl: string } | { error: ErrorFields };
 }
+
+const ANONYMOUS: Bearer = {};
 
 /** Headers that change with the encoding, the moment, the connection or the client's budget. */
 const PER_ANSWER = /^(etag|content-encoding|content-length|date|connection|keep-alive|retry-after|x-rate-limit-.*|ratelimit|ratelimit-policy)$/;
@@ -179,13 +181,16 @@ export class FastPath {
   }
 
   /**
-   * Checks the token and counts the request as Koa would, then answers. Synchronous for an
-   * anonymous request under memory limits (the common case), a promise otherwise.
+   * Checks the token and counts the request as Koa would, then answers. Synchronous under
+   * memory limits for an anonymous request and for a token verified before (the common
+   * cases), a promise otherwise.
    */
   private answer(req: IncomingMessage, res: ServerResponse, known: Known, entry: CachedResponse | undefined): void | Promise<void> {
     const started = this.options.logAccess ? performance.now() : undefined;
     const authorization = req.headers.authorization;
-    if (authorization === undefined) return this.count(req, res, known, entry, {}, started);
+    if (authorization === undefined) return this.count(req, res, known, entry, ANONYMOUS, started);
+    const recalled = recallBearer(authorization, this.options.accounts);
+    if (recalled) return this.count(req, res, known, entry, recalled, started);
     return readBearer(authorization, this.options.accounts).then((bearer) => this.count(req, res, known, entry, bearer, started));
   }
 

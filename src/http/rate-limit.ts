@@ -40,6 +40,15 @@ export interface RateLimitMiddlewareOptions {
   caller: (ctx: Context) => Promise<Caller | undefined>;
 }
 
+/** The client each caller is, kept while the caller is (a token's requests name one caller object). */
+const accountClients = new WeakMap<Caller, Client>();
+
+function accountClient(caller: Caller): Client {
+  let client = accountClients.get(caller);
+  if (!client) accountClients.set(caller, (client = { key: `account:${caller.uuid}`, tier: caller.role, name: `account '${caller.username}'` }));
+  return client;
+}
+
 /**
  * Whom a request counts against: its account (in the tier of the account's current role)
  * when `caller` is known, else its address.
@@ -48,7 +57,7 @@ export interface RateLimitMiddlewareOptions {
  * requestClient(undefined, '10.0.0.2', '203.0.113.7', trustProxies(1, log.warn)); // { key: 'ip:203.0.113.7', tier: 'anonymous', ... }
  */
 export function requestClient(caller: Caller | undefined, peer: string | undefined, forwardedFor: string | undefined, proxy: ProxyTrust): Client {
-  if (caller) return { key: `account:${caller.uuid}`, tier: caller.role, name: `account '${caller.username}'` };
+  if (caller) return accountClient(caller);
   return anonymousClient(clientAddress(peer, forwardedFor, proxy.hops, proxy.malformed));
 }
 

@@ -2,6 +2,7 @@ import type { IncomingMessage } from 'node:http';
 import accepts from 'accepts';
 import fresh from 'fresh';
 import type { Context } from 'koa';
+import { memo } from '../lib/memo.ts';
 import type { CachedResponse } from './cached-response.ts';
 
 /** A cacheable answer ready to write: status, headers and (but for a 304) the bytes. */
@@ -57,24 +58,14 @@ export function cacheableAnswer(req: IncomingMessage, entry: CachedResponse, cac
 }
 
 /**
- * Accept-Encoding values already negotiated; clients send a handful of distinct ones. At
- * most NEGOTIATED values of at most NEGOTIATED_LENGTH characters are kept (under 300 KB).
+ * The client's preference among br, gzip and identity, as `accepts` decides it, remembered
+ * per `Accept-Encoding` value (clients send a handful): at most 1,000 values of at most 200
+ * characters, under 300 KB.
  */
-const negotiated = new Map<string, string>();
-const NEGOTIATED = 1000;
-const NEGOTIATED_LENGTH = 200;
+const encodingFor = memo((header) => accepts({ headers: { 'accept-encoding': header } } as IncomingMessage).encoding('br', 'gzip', 'identity') || 'identity', { entries: 1000, maxLength: 200 });
 
-/** The client's preference among br, gzip and identity, as `accepts` decides it, remembered per header value. */
 function preferredEncoding(req: IncomingMessage): string {
-  const header = req.headers['accept-encoding'] ?? '';
-  let encoding = negotiated.get(header);
-  if (encoding === undefined) {
-    encoding = accepts(req).encoding('br', 'gzip', 'identity') || 'identity';
-    if (header.length > NEGOTIATED_LENGTH) return encoding;
-    if (negotiated.size >= NEGOTIATED) negotiated.clear();
-    negotiated.set(header, encoding);
-  }
-  return encoding;
+  return encodingFor(req.headers['accept-encoding'] ?? '');
 }
 
 /** What `send` leaves on `ctx.state` for the fast path to remember. */

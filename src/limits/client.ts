@@ -1,4 +1,5 @@
 import ipaddr from 'ipaddr.js';
+import { memo } from '../lib/memo.ts';
 import type { Tier } from './tiers.ts';
 
 /** Whom a request counts against: a key for the counter, its tier, and a name for messages. */
@@ -50,14 +51,6 @@ export function clientAddress(peer: string | undefined, forwardedFor: string | u
 }
 
 /**
- * Clients already seen, by address: parsing an address costs more than the rest of a limit
- * check. At most KNOWN_ADDRESSES (addresses are at most 45 characters: about 2 MB), then it
- * starts over.
- */
-const known = new Map<string, Client>();
-const KNOWN_ADDRESSES = 10_000;
-
-/**
  * The budget key of an address: IPv4 addresses (IPv4-mapped IPv6 included) one by one,
  * IPv6 addresses by their /64 prefix, since one host commonly holds a whole /64 and could
  * otherwise start a fresh budget with every address. A socket already gone has no peer
@@ -72,18 +65,17 @@ function keyOf(address: string): string {
 }
 
 /**
- * The anonymous client at `address`, remembered for the next request from it.
+ * The anonymous client at `address`, remembered for the next request from it: parsing an
+ * address costs more than the rest of a limit check (at most 10,000 addresses of at most 45
+ * characters, about 2 MB).
  *
  * @example
  * anonymousClient('2001:db8::1'); // { key: 'ip:2001:db8:0:0::/64', tier: 'anonymous', name: 'address 2001:db8:0:0::/64' }
  */
-export function anonymousClient(address: string): Client {
-  let client = known.get(address);
-  if (!client) {
+export const anonymousClient: (address: string) => Client = memo(
+  (address) => {
     const key = keyOf(address);
-    client = { key: `ip:${key}`, tier: 'anonymous', name: `address ${key}` };
-    if (known.size >= KNOWN_ADDRESSES) known.clear();
-    known.set(address, client);
-  }
-  return client;
-}
+    return { key: `ip:${key}`, tier: 'anonymous', name: `address ${key}` };
+  },
+  { entries: 10_000 },
+);
