@@ -5,11 +5,10 @@ import fc from 'fast-check';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { generateCatalog, writeCatalog } from '../scripts/lib/generate-catalog.ts';
-import type { FieldInfo } from '../src/catalog/families.ts';
 import type { Scalar } from '../src/catalog/field-index.ts';
 import type { FamilyStore } from '../src/catalog/store.ts';
 import { json, startApp } from './helpers/http.ts';
-import { valuesAt } from './helpers/scan.ts';
+import { sampleValues } from './helpers/scan.ts';
 
 const dir = await mkdtemp(join(tmpdir(), 'catalog-graphql-'));
 await writeCatalog(dir, generateCatalog({ actors: 1_000, seed: 23 }));
@@ -18,21 +17,12 @@ const { catalog } = server.served.current;
 const LANGUAGES = ['en-US', 'pt-BR'];
 const FAMILIES = ['actors', 'characters', 'episodes', 'seasons', 'locations', 'soundtracks', 'games'] as const;
 
-/** Values seen in the family, and one never seen; none holding a comma (the query string's list separator). */
-function sample(store: FamilyStore, field: FieldInfo, language: string): Scalar[] {
-  const values: Scalar[] = [];
-  const step = Math.max(1, Math.floor(store.size / 30));
-  for (let p = 0; p < store.size; p += step) values.push(...(valuesAt(store, p, field.name, language) ?? []));
-  values.push({ integer: 7, number: 7, date: '1999-12-31', 'date-time': '1999-12-31T00:00:00.000', string: 'zz-absent' }[field.kind]);
-  return values.filter((v) => !String(v).includes(','));
-}
-
 /** One filter written both ways: the query string's operator syntax and GraphQL's typed operator. */
 type Both = { param: [string, string]; field: string; op: string; value: Scalar | Scalar[] };
 
 function filterFor(store: FamilyStore, language: string): fc.Arbitrary<Both> {
   return fc.constantFrom(...store.family.fields.values()).chain((field) => {
-    const value = fc.constantFrom(...sample(store, field, language));
+    const value = fc.constantFrom(...sampleValues(store, field, language, 30));
     const name = field.name;
     const list = (vs: Scalar[]) => vs.map(String).join(',');
     const options: fc.Arbitrary<Both>[] = [

@@ -4,13 +4,12 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import type { FieldInfo } from '../src/catalog/families.ts';
 import type { Scalar } from '../src/catalog/field-index.ts';
 import { generateCatalog, writeCatalog } from '../scripts/lib/generate-catalog.ts';
 import type { Condition } from '../src/catalog/filter.ts';
 import type { FamilyStore } from '../src/catalog/store.ts';
 import { json, startApp } from './helpers/http.ts';
-import { scanQuery, scanSearch, scanSort, valuesAt } from './helpers/scan.ts';
+import { scanQuery, scanSearch, scanSort, sampleValues, valuesAt } from './helpers/scan.ts';
 import { words } from '../src/catalog/search.ts';
 
 const dir = await mkdtemp(join(tmpdir(), 'catalog-http-'));
@@ -20,21 +19,11 @@ const { catalog } = server.served.current;
 const LANGUAGES = ['en-US', 'pt-BR'];
 const FAMILIES = ['actors', 'characters', 'episodes', 'seasons', 'locations', 'soundtracks', 'games'] as const;
 
-/** Values seen in the family (and one never seen), safe to put in a comma-separated list. */
-function sample(store: FamilyStore, field: FieldInfo, language: string): Scalar[] {
-  const values: Scalar[] = [];
-  const step = Math.max(1, Math.floor(store.size / 40));
-  for (let p = 0; p < store.size; p += step) values.push(...(valuesAt(store, p, field.name, language) ?? []));
-  const absent = { integer: 7, number: 7, date: '1999-12-31', 'date-time': '1999-12-31T00:00:00.000', string: 'zz-absent' };
-  values.push(absent[field.kind]);
-  return values.filter((v) => !String(v).includes(','));
-}
-
 /** A condition in the query language, and the same condition as the scan evaluates it. */
 function conditionFor(store: FamilyStore, language: string): fc.Arbitrary<{ param: [string, string]; condition: Condition }> {
   const fields = [...store.family.fields.values()].filter((f) => f.name !== 'href' || store.size > 0);
   return fc.constantFrom(...fields).chain((field) => {
-    const value = fc.constantFrom(...sample(store, field, language));
+    const value = fc.constantFrom(...sampleValues(store, field, language, 40));
     const text = (v: Scalar) => String(v);
     const name = field.name;
     const options: fc.Arbitrary<{ param: [string, string]; condition: Condition }>[] = [

@@ -1,3 +1,4 @@
+import type { FieldInfo } from '../../src/catalog/families.ts';
 import type { Scalar } from '../../src/catalog/field-index.ts';
 import type { Condition } from '../../src/catalog/filter.ts';
 import type { Direction } from '../../src/catalog/order.ts';
@@ -99,4 +100,17 @@ export function scanSearch(store: FamilyStore, positions: number[], query: strin
     scored.push([p, query.filter((q) => named.some((w) => w.startsWith(q))).length]);
   }
   return scored.sort((a, b) => b[1] - a[1] || a[0] - b[0]).map(([p]) => p);
+}
+
+/**
+ * About `count` values the family holds in `field` (and one it never holds), none with a comma
+ * (the query string's list separator): what a property test filters on.
+ */
+export function sampleValues(store: FamilyStore, field: FieldInfo, language: string, count: number): Scalar[] {
+  const values: Scalar[] = [];
+  const step = Math.max(1, Math.floor(store.size / count));
+  for (let p = 0; p < store.size; p += step) values.push(...(valuesAt(store, p, field.name, language) ?? []));
+  const absent = { integer: 7, number: 7, date: '1999-12-31', 'date-time': '1999-12-31T00:00:00.000', string: 'zz-absent' };
+  values.push(absent[field.kind]);
+  return values.filter((v) => !String(v).includes(','));
 }
