@@ -2,7 +2,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { SignJWT } from 'jose';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { TOKEN_AUDIENCE, TOKEN_ISSUER } from '../src/accounts/tokens.ts';
+import { TOKEN_AUDIENCE, TOKEN_ISSUER, TokenRejected, Tokens } from '../src/accounts/tokens.ts';
 import { get, newUser, post, readAnswer, registered, type Answer, type RunningApp } from './helpers/accounts-app.ts';
 import { startApp } from './helpers/http.ts';
 import { tokenWithRole } from './helpers/admin.ts';
@@ -70,6 +70,31 @@ test('an expired token is refused, even with a valid signature', async ({ app })
   const token = await registered(app.url, 'vic');
   const past = Math.floor(Date.now() / 1000) - 60;
   assertInvalidToken(await get(app.url, '/api/ping', await resign(token, SECRET, { iat: past - 3600, exp: past })), /^Bearer token has expired$/);
+});
+
+test('a refused token stays refused with the same answer however often it comes back, on the fast path too', async ({ app }) => {
+  const token = await registered(app.url, 'xena');
+  const past = Math.floor(Date.now() / 1000) - 60;
+  const expired = await resign(token, SECRET, { iat: past - 3600, exp: past });
+  assert.is((await get(app.url, '/api/v1/actors')).status, 200); // the fast path answers this URL from now on
+  for (let round = 0; round < 3; round++) {
+    assertInvalidToken(await get(app.url, '/api/v1/actors', 'not-a-jwt'), /^Bearer token is invalid$/);
+    assertInvalidToken(await get(app.url, '/api/v1/actors', expired), /^Bearer token has expired$/);
+    assertInvalidToken(await get(app.url, '/api/ping', expired), /^Bearer token has expired$/);
+  }
+  assert.is((await get(app.url, '/api/v1/actors', token)).status, 200);
+});
+
+test('a token refused once is recalled as refused, without checking it again', async () => {
+  const tokens = new Tokens(new TextEncoder().encode(SECRET), 3600);
+  assert.is(tokens.recall('a.b.c'), undefined, 'not checked yet');
+  await tokens.verify('a.b.c').then(
+    () => assert.unreachable('a broken token verified'),
+    (error: unknown) => assert.ok(error instanceof TokenRejected),
+  );
+  const recalled = tokens.recall('a.b.c');
+  assert.ok(recalled instanceof TokenRejected, 'recalled without a check');
+  assert.is(recalled.reason, 'invalid');
 });
 
 test('the role that counts is the stored one, not the one in the token', async ({ app }) => {

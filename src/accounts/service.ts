@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { HttpError } from '../lib/http-error.ts';
+import { memo } from '../lib/memo.ts';
 import type { Account, Caller } from './account.ts';
 import type { PasswordHasher } from './password-hasher.ts';
 import { checkCredentialsBody, checkRegisterBody, type CredentialsBody, type RegisterBody } from './schemas.ts';
@@ -15,10 +16,8 @@ export type Authenticated = Registered;
 
 const INVALID_CREDENTIALS = () => new HttpError(401, 'Invalid credentials', { 'WWW-Authenticate': 'Bearer' });
 
-/** A 401 for a bearer token that does not identify a current account. */
-function invalidToken(message: string): HttpError {
-  return new HttpError(401, message, { 'WWW-Authenticate': 'Bearer error="invalid_token"' });
-}
+/** A 401 for a bearer token that does not identify a current account: one per message, as a flood of them asks again and again. */
+const invalidToken = memo((message) => new HttpError(401, message, { 'WWW-Authenticate': 'Bearer error="invalid_token"' }), { entries: 8 });
 
 /** The caller an account is, one object per account (a token's every request names the same). */
 const callers = new WeakMap<Account, Caller>();

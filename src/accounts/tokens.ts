@@ -32,6 +32,8 @@ const jose = () => (joseModule ??= import('jose'));
 
 /** Memory for verified tokens: about 6,000 of them (each costs its characters and about 400 bytes). */
 const REMEMBERED_BYTES = 4 * 2 ** 20;
+/** Memory for refused tokens: a few thousand (each costs its characters and about 200 bytes). */
+const REFUSED_BYTES = 2 ** 20;
 
 /**
  * Issues and checks HS256 JWTs. Verification pins the algorithm (so `alg: none` and
@@ -49,6 +51,7 @@ export class Tokens {
     maxSize: REMEMBERED_BYTES,
     sizeCalculation: ({ caller }, token) => 400 + token.length + caller.username.length,
   });
+  private readonly refused = new LRUCache<string, TokenRejected>({ maxSize: REFUSED_BYTES, sizeCalculation: (_, token) => 200 + token.length });
 
   constructor(
     private readonly key: Uint8Array,
@@ -72,15 +75,21 @@ export class Tokens {
   }
 
   /**
-   * What `verify` would answer for a token verified before, without waiting: its caller, or
-   * TokenRejected once it has expired; undefined for a token not verified yet.
+   * What `verify` would answer for a token checked before, without waiting: its caller, or
+   * TokenRejected once it has expired or was refused; undefined for a token not checked yet.
    */
   recall(token: string): Caller | TokenRejected | undefined {
     const known = this.verified.get(token);
-    if (!known) return undefined;
+    if (!known) return this.refused.get(token);
     if (known.exp * 1000 > Date.now()) return known.caller;
     this.verified.delete(token);
-    return new TokenRejected('expired');
+    return this.refuse(token, 'expired');
+  }
+
+  private refuse(token: string, reason: TokenRejected['reason']): TokenRejected {
+    const rejected = new TokenRejected(reason);
+    this.refused.set(token, rejected);
+    return rejected;
   }
 
   /**
@@ -103,7 +112,7 @@ export class Tokens {
       this.verified.set(token, { caller, exp: payload.exp! });
       return caller;
     } catch (error) {
-      throw new TokenRejected(error instanceof errors.JWTExpired ? 'expired' : 'invalid');
+      throw this.refuse(token, error instanceof errors.JWTExpired ? 'expired' : 'invalid');
     }
   }
 }
