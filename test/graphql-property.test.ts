@@ -8,7 +8,7 @@ import { generateCatalog, writeCatalog } from '../scripts/lib/generate-catalog.t
 import type { Scalar } from '../src/catalog/field-index.ts';
 import type { FamilyStore } from '../src/catalog/store.ts';
 import { json, startApp } from './helpers/http.ts';
-import { sampleValues } from './helpers/scan.ts';
+import { listParams, sampleValues } from './helpers/scan.ts';
 
 const dir = await mkdtemp(join(tmpdir(), 'catalog-graphql-'));
 await writeCatalog(dir, generateCatalog({ actors: 1_000, seed: 23 }));
@@ -77,12 +77,7 @@ test('random filters, searches, sorts, pages and languages: the GraphQL list and
       fc.asyncProperty(requestFor(name), async ({ language, q, filters, sort, page, size }) => {
         // GraphQL takes one value per operator and field: keep the last of a repeated pair on both sides.
         const unique = [...new Map(filters.map((f) => [`${f.field} ${f.op}`, f])).values()];
-        const params = new URLSearchParams(unique.map((f) => f.param));
-        if (q) params.set('q', q);
-        params.set('language', language);
-        params.set('page', String(page));
-        params.set('size', String(size));
-        if (sort) params.set('sort', `${sort.field},${sort.direction}`);
+        const params = listParams(unique.map((f) => f.param), { q, language, page, size, sort });
         const rest = await server.get(`/api/v1/${name}?${params}`);
         assert.is(rest.status, 200, `${name}?${params}`);
         const expected = (await json<{ uuid: string }[]>(rest)).map((r) => r.uuid);

@@ -9,7 +9,7 @@ import { generateCatalog, writeCatalog } from '../scripts/lib/generate-catalog.t
 import type { Condition } from '../src/catalog/filter.ts';
 import type { FamilyStore } from '../src/catalog/store.ts';
 import { json, startApp } from './helpers/http.ts';
-import { scanQuery, scanSearch, scanSort, sampleValues, valuesAt } from './helpers/scan.ts';
+import { listParams, scanQuery, scanSearch, scanSort, sampleValues, valuesAt } from './helpers/scan.ts';
 import { words } from '../src/catalog/search.ts';
 
 const dir = await mkdtemp(join(tmpdir(), 'catalog-http-'));
@@ -86,12 +86,7 @@ test('random searches, filters, sorts and pages answer exactly what a scan finds
     const store = catalog.store(name);
     await fc.assert(
       fc.asyncProperty(requestFor(name), async ({ language, search, filters, sort, page, size }) => {
-        const params = new URLSearchParams(filters.map((f) => f.param));
-        if (search) params.set('q', search.join(' '));
-        params.set('language', language);
-        params.set('page', String(page));
-        params.set('size', String(size));
-        if (sort) params.set('sort', `${sort.field},${sort.direction}`);
+        const params = listParams(filters.map((f) => f.param), { q: search?.join(' '), language, page, size, sort });
         const response = await server.get(`/api/v1/${name}?${params}`);
         assert.is(response.status, 200, `${name}?${params}`);
         const served = (await json<{ uuid: string }[]>(response)).map((r) => r.uuid);

@@ -114,3 +114,14 @@ export function sampleValues(store: FamilyStore, field: FieldInfo, language: str
   values.push(absent[field.kind]);
   return values.filter((v) => !String(v).includes(','));
 }
+
+/** The query string of a REST list request: filters as `[name, value]` pairs, then search, language, page, size and sort. */
+export function listParams(filters: [string, string][], { q, language, page, size, sort }: { q?: string; language: string; page: number; size: number; sort?: { field: string; direction: string } }): URLSearchParams {
+  const params = new URLSearchParams(filters);
+  if (q) params.set('q', q);
+  params.set('language', language);
+  params.set('page', String(page));
+  params.set('size', String(size));
+  if (sort) params.set('sort', `${sort.field},${sort.direction}`);
+  return params;
+}
