@@ -31,12 +31,18 @@ import { reloadOnChange } from './http/reload.ts';
 import { createHttpServer, serve, type ServerOptions } from './http/serve.ts';
 import { signInGuard } from './http/sign-in-guard.ts';
 import { ServedCatalog } from './http/state.ts';
+import { Curator } from './http/curator.ts';
+import { writeRoutes } from './http/routes/writes.ts';
+import { JsonFileOverlayStore } from './accounts/overlay-file-store.ts';
+import { dirname, join } from 'node:path';
 import { RateLimits, type RateLimitOptions } from './limits/rate-limits.ts';
 
 /** The parts a server is built from: the loaded catalog, the accounts and the limits. */
 export interface ServiceParts {
   served: ServedCatalog;
   accounts: AccountService;
+  /** Takes the catalog writes; none when `CATALOG_WRITES=off` (the write routes then answer 405). */
+  curator?: Curator;
   /** None when `RATE_LIMIT=off`. */
   limits?: RateLimits;
   log: Logger;
@@ -103,6 +109,31 @@ export async function createLimits(config: Config, log: Logger): Promise<RateLim
   return RateLimits.open(options, log);
 }
 
+/** Where the catalog writes are kept: beside the accounts (their file's folder, or their Redis). */
+export function overlayFile(config: Config): string {
+  return config.CATALOG_OVERLAY_FILE ?? join(dirname(config.ACCOUNTS_FILE), 'catalog-overlay.json');
+}
+
+/**
+ * The curator of the catalog writes, with the overlay applied over the served catalog, or
+ * none when `CATALOG_WRITES=off` (or, under `npm run dev`, before the data is good).
+ */
+export async function openCurator(config: Config, served: ServedCatalog, log: Logger): Promise<Curator | undefined> {
+  if (!config.CATALOG_WRITES || !served.ready) return undefined;
+  if (config.ACCOUNTS_STORE === 'redis') {
+    // A file overlay per instance would let instances disagree: no writes until they share one.
+    log.warn('catalog writes are off: with ACCOUNTS_STORE=redis the instances cannot share the overlay yet (write routes answer 405)');
+    return undefined;
+  }
+  const file = overlayFile(config);
+  const overlay = await JsonFileOverlayStore.open(file, log.warn).catch((error: Error) => {
+    throw new Error(`cannot open the catalog overlay: ${error.message}`);
+  });
+  const curator = await Curator.open(served, overlay, log);
+  log.info(`catalog writes: on, kept in ${file}`);
+  return curator;
+}
+
 /** Memory for parsed GraphQL query texts: a few thousand typical queries. */
 const GRAPHQL_DOCUMENT_BYTES = 4 * 2 ** 20;
 
@@ -140,7 +171,7 @@ export function catalogRouter(deps: RouteDeps): Router {
  * @example
  * const app = createApp(config, { served, accounts, limits, log });
  */
-export function createApp(config: Config, { served, accounts, limits, log }: ServiceParts, fast?: FastPath, proxy = trustProxies(config.TRUST_PROXY, log.warn)): Koa {
+export function createApp(config: Config, { served, accounts, limits, log, curator }: ServiceParts, fast?: FastPath, proxy = trustProxies(config.TRUST_PROXY, log.warn)): Koa {
   const app = new Koa({ proxy: config.TRUST_PROXY > 0, maxIpsCount: config.TRUST_PROXY });
   const routeDeps: RouteDeps = {
     served,
@@ -149,12 +180,13 @@ export function createApp(config: Config, { served, accounts, limits, log }: Ser
     ...(config.PUBLIC_URL ? { publicUrl: config.PUBLIC_URL } : {}),
   };
   const router = catalogRouter(routeDeps);
+  if (curator) writeRoutes(router, { ...routeDeps, curator });
   accountRoutes(router, accounts, limits && signInGuard(limits));
-  docsRoutes(router, { served, cacheControl: `public, max-age=${config.CACHE_MAX_AGE}`, defaultLanguage: config.DEFAULT_LANGUAGE, maxPageSize: config.MAX_PAGE_SIZE });
+  docsRoutes(router, { served, cacheControl: `public, max-age=${config.CACHE_MAX_AGE}`, defaultLanguage: config.DEFAULT_LANGUAGE, maxPageSize: config.MAX_PAGE_SIZE, writes: curator !== undefined });
   graphqlRoutes(router, { served, cacheControl: `public, max-age=${config.CACHE_MAX_AGE}`, maxPageSize: config.MAX_PAGE_SIZE, limits: graphqlLimits(config), documentCacheBytes: GRAPHQL_DOCUMENT_BYTES });
   if (fast) app.use(fast.remember());
   if (logsAccess(config)) app.use(accessLog(log));
-  app.use(cors({ origin: '*', allowHeaders: ['Authorization', 'Content-Type'], exposeHeaders: EXPOSED_HEADERS, maxAge: 86400 }));
+  app.use(cors({ origin: '*', allowHeaders: ['Authorization', 'Content-Type', 'If-Match'], exposeHeaders: EXPOSED_HEADERS, maxAge: 86400 }));
   app.use(errorHandler(log));
   app.use(requestGuard());
   app.use(classify(router));
@@ -216,22 +248,25 @@ export async function startService(config: Config, catalog: Catalog | undefined,
     throw new Error(`cannot open the accounts: ${error.message}`);
   });
   const served = new ServedCatalog(catalog, memoryBudgets(config).cacheBytes);
+  const curator = await openCurator(config, served, log);
   const limits = await createLimits(config, log);
   if (limits) log.info(`rate limits: ${limits.driver === 'redis' ? 'shared through Redis' : 'in memory'}`);
-  const server = await serve(createServer(config, { served, accounts, ...(limits ? { limits } : {}), log }), config.PORT, config.HOST).catch((error: NodeJS.ErrnoException) => {
+  const parts: ServiceParts = { served, accounts, ...(limits ? { limits } : {}), ...(curator ? { curator } : {}), log };
+  const server = await serve(createServer(config, parts), config.PORT, config.HOST).catch((error: NodeJS.ErrnoException) => {
     throw new Error(`cannot listen on ${config.HOST}:${config.PORT}: ${error.code ?? error.message}`);
   });
   const { local, network } = serverUrls(server, config.HOST);
   log.info(`listening on ${local} (bound to ${config.HOST})`);
   if (network.length) log.info(`on this machine's networks: ${network.join(', ')}`);
   if (config.WATCH_DATA) {
-    reloadOnChange(served, { dir: config.DATA_DIR, defaultLanguage: config.DEFAULT_LANGUAGE }, log);
+    reloadOnChange(served, { dir: config.DATA_DIR, defaultLanguage: config.DEFAULT_LANGUAGE, ...(curator ? { replace: (next) => curator.rebase(next) } : {}) }, log);
     log.info(`watching ${config.DATA_DIR}: every edit is checked and served without a restart`);
   }
   stopOnSignals(server, {
     graceMs: config.SHUTDOWN_GRACE_SECONDS * 1000,
     log: log.info,
     cleanup: async () => {
+      curator?.close();
       await limits?.close();
       accounts.close();
       await log.close();

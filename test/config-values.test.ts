@@ -18,7 +18,7 @@ function valueOf(name: keyof Config, raw: string, others: Record<string, string>
 const switches = (Object.keys(VARIABLES) as (keyof Config)[]).filter((name) => /^(true|false|on|off)$/.test(VARIABLES[name].default));
 
 test('every switch takes true/false, on/off, 1/0 and yes/no in any case', () => {
-  assert.equal([...switches].sort(), ['RATE_LIMIT', 'TRUST_PROXY', 'WATCH_DATA']);
+  assert.equal([...switches].sort(), ['CATALOG_WRITES', 'RATE_LIMIT', 'TRUST_PROXY', 'WATCH_DATA']);
   for (const name of switches) {
     const [on, off] = [valueOf(name, 'true'), valueOf(name, 'false')];
     assert.is.not(on, off, name);

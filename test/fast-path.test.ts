@@ -1,7 +1,7 @@
 import { request } from 'node:http';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { Catalog } from '../src/catalog/catalog.ts';
+import { applyChanges } from '../src/catalog/edit/apply.ts';
 import { dataFile, startApp } from './helpers/http.ts';
 
 const server = await startApp();
@@ -113,7 +113,9 @@ test('after the catalog is replaced, remembered answers are not replayed', async
   const before = await raw(path);
   assert.ok(byFastPath(before));
   const { catalog } = server.served.current;
-  server.served.replace(new Catalog(catalog.stores, catalog.languages, catalog.defaultLanguage, `${catalog.version}-edited`));
+  // The actor changes: a new catalog version and new bytes, so a new tag.
+  const record = catalog.store('actors').records.find((r) => r.uuid === actor!.uuid)!;
+  server.served.replace(applyChanges(catalog, [{ family: 'actors', uuid: record.uuid, before: null, after: { ...record, nationality: 'Edited' } }], `${catalog.version}-edited`));
   try {
     const after = await raw(path);
     assert.not.ok(byFastPath(after));

@@ -36,7 +36,7 @@ test('it is served as exactly application/json with an ETag, and 304 once the cl
 });
 
 test('it documents every route the router has, and no route the router lacks', () => {
-  const app = createApp(server.config, { served: server.served, log: createLogger({ level: 'silent', format: 'text' }), accounts: server.accounts });
+  const app = createApp(server.config, { served: server.served, log: createLogger({ level: 'silent', format: 'text' }), accounts: server.accounts, ...(server.curator ? { curator: server.curator } : {}) });
   const routes = appRoutes(app).sort();
   const documented = documentedRoutes(doc).sort();
   assert.ok(routes.length > 40, `${routes.length} routes`);

@@ -138,8 +138,9 @@ test('ETags differ by language and by encoding; random endpoints have none', asy
 test('the ETag of a list changes when the served data changes', async () => {
   const before = (await raw('/api/v1/actors')).headers.etag;
   const { catalog } = server.served.current;
-  const { Catalog } = await import('../src/catalog/catalog.ts');
-  server.served.replace(new Catalog(catalog.stores, catalog.languages, catalog.defaultLanguage, `${catalog.version}-edited`));
+  const { applyChanges } = await import('../src/catalog/edit/apply.ts');
+  const first = catalog.store('actors').records[0]!;
+  server.served.replace(applyChanges(catalog, [{ family: 'actors', uuid: first.uuid, before: null, after: { ...first, nationality: 'Edited' } }], `${catalog.version}-edited`));
   try {
     assert.is.not((await raw('/api/v1/actors')).headers.etag, before);
   } finally {

@@ -108,7 +108,7 @@ test('a body refused unread for another reason (415, 404, 405) reaches the clien
     const cases = [
       { path: '/api/v1/auth/register', headers: 'Content-Encoding: zstd\r\n', status: 415 },
       { path: '/api/v1/nowhere', headers: '', status: 404 },
-      { path: '/api/v1/actors', headers: '', status: 405 },
+      { path: '/api/v1/actors/random', headers: '', status: 405 },
     ];
     for (const { path, headers, status } of cases) {
       const result = await sendBody(server.port, { path, headers, size: 8 * 2 ** 20, chunked: false, close: true });

@@ -23,6 +23,16 @@ function dataFiles(): { file: string; schema: JsonSchema }[] {
 }
 
 /**
+ * A row of a data file with its keys in canonical order (its schema's).
+ *
+ * @example
+ * canonicalRow('actors.json', { first_name: 'Iris', uuid: '…' }); // { uuid: '…', first_name: 'Iris' }
+ */
+export function canonicalRow<T>(file: string, row: T): T {
+  return ordered(row, dataFiles().find((entry) => entry.file === file)?.schema) as T;
+}
+
+/**
  * The canonical text of a data file's content: each record's keys in the order of its schema,
  * two-space indentation, a trailing newline. Forks that keep their files in this form have
  * diffs that show only what they changed.

@@ -13,8 +13,8 @@ export interface CheckedFamily {
   family: Family;
   records: Checked[];
   translations: Checked[];
-  /** Uuids of every record of the family file. */
-  uuids: Set<string>;
+  /** Uuids of every record of the family file (a write's check looks them up in the draft). */
+  uuids: Pick<ReadonlySet<string>, 'has'>;
   /** The family file exists but could not be read as an array: checks against it are skipped. */
   unreadable: boolean;
 }
@@ -80,7 +80,7 @@ export function checkReferences(
             continue;
           }
           const problem = relationProblem(href, field.name, field.relation!, target);
-          if (problem) problems.push({ file: family.file, record: index, ...(text(record.uuid) ? { uuid: text(record.uuid)! } : {}), path: `/${field.name}${at}`, message: problem });
+          if (problem) problems.push({ file: family.file, record: index, ...(text(record.uuid) ? { uuid: text(record.uuid)! } : {}), path: `/${field.name}${at}`, ...problem });
         }
       }
     }
@@ -113,7 +113,7 @@ export function checkReferences(
     for (const { index, record } of languages?.includes(defaultLanguage) ? records : []) {
       const uuid = text(record.uuid);
       if (uuid && !rows.has(`${uuid} ${defaultLanguage}`)) {
-        problems.push({ file: family.file, record: index, uuid, message: `has no ${defaultLanguage} (default language) translation in ${file}; add a row for it` });
+        problems.push({ file: family.file, record: index, uuid, kind: 'conflict', message: `has no ${defaultLanguage} (default language) translation in ${file}; add a row for it` });
       }
     }
   }
@@ -126,13 +126,13 @@ export function checkReferences(
   return problems;
 }
 
-function relationProblem(href: string, field: string, target: FamilyName, family: CheckedFamily): string | undefined {
+function relationProblem(href: string, field: string, target: FamilyName, family: CheckedFamily): Pick<Problem, 'message' | 'kind'> | undefined {
   // The common case, a good href, is settled without a regular expression.
   const prefix = `/api/v1/${target}/`;
   if (href.startsWith(prefix) && family.uuids.has(href.slice(prefix.length))) return undefined;
   const match = HREF.exec(href);
-  if (!match || !isFamilyName(match[1]!)) return `'${href}' is not an href of the form /api/v1/${target}/<uuid>`;
-  if (match[1] !== target) return `'${href}' points into ${match[1]}: ${field} must point to ${target}`;
-  if (!family.uuids.has(match[2]!)) return `'${href}' points to no existing ${target} record`;
+  if (!match || !isFamilyName(match[1]!)) return { message: `'${href}' is not an href of the form /api/v1/${target}/<uuid>` };
+  if (match[1] !== target) return { message: `'${href}' points into ${match[1]}: ${field} must point to ${target}` };
+  if (!family.uuids.has(match[2]!)) return { message: `'${href}' points to no existing ${target} record`, kind: 'conflict' };
   return undefined;
 }

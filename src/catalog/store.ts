@@ -81,6 +81,11 @@ export class FamilyStore {
     return { language: this.defaultLanguage, fields: this.translations.get(this.defaultLanguage)?.[position] ?? {} };
   }
 
+  /** The translated fields `position` has in `language` itself (no fallback), if any. */
+  ownTranslation(position: number, language: string): Translation | undefined {
+    return this.translations.get(language)?.[position];
+  }
+
   /** The languages `position` has a translation in, in catalog order. */
   languagesOf(position: number): string[] {
     return this.languages.filter((language) => this.translations.get(language)?.[position] !== undefined);

@@ -22,4 +22,9 @@ export interface Problem {
    * could not be checked and why.
    */
   severity?: 'error' | 'warning' | 'note';
+  /**
+   * `conflict`: the record is fine on its own but disagrees with others (a link to a record
+   * that does not exist, a missing default-language row); a write answers it with 409.
+   */
+  kind?: 'conflict';
 }

@@ -84,6 +84,9 @@ const text: Parse<string> = (raw) => (raw.trim() ? { value: raw } : { accepts: '
 /** A file or folder, made absolute against the working directory so every message names it whole. */
 const path: Parse<string> = (raw) => (raw.trim() ? { value: resolve(raw) } : { accepts: 'a path' });
 
+/** A path, or nothing (the empty default: a place derived from another setting). */
+const optionalPath: Parse<string | undefined> = (raw) => ({ value: raw.trim() ? resolve(raw) : undefined });
+
 const languageTag: Parse<string> = (raw) => {
   const canonical = canonicalLanguage(raw);
   return canonical ? { value: canonical } : { accepts: 'a BCP 47 language tag such as en-US' };
@@ -141,6 +144,16 @@ export const VARIABLES = {
   },
   ACCOUNTS_REDIS_TIMEOUT_MS: { default: '1000', description: 'Longest wait for Redis on an account request before it is answered 503', parse: integer(1, 60000) },
   ACCOUNTS_FILE: { default: 'var/accounts.json', description: 'JSON file holding the accounts (created with its folder at boot when missing, mode 0600)', parse: path },
+  CATALOG_WRITES: {
+    default: 'on',
+    description: '`on`: MAINTAINER and ADMIN accounts may create, change and delete catalog records (POST, PATCH, DELETE); `off`: those routes answer 405',
+    parse: flag,
+  },
+  CATALOG_OVERLAY_FILE: {
+    default: '',
+    description: 'JSON file keeping the catalog writes (the overlay over `DATA_DIR`, mode 0600); unset: `catalog-overlay.json` beside `ACCOUNTS_FILE`',
+    parse: optionalPath,
+  },
   JWT_SECRET: {
     default: '',
     description: 'Key signing the bearer tokens (HS256), at least 32 bytes; unset: a random key kept in `jwt-secret` beside `ACCOUNTS_FILE`',

@@ -1,6 +1,7 @@
 import { FAMILIES, type FamilyName } from '../catalog/families.ts';
 import { FILTER_OPERATORS } from '../catalog/filter-syntax.ts';
 import { catalogPaths, familyTag } from './catalog-paths.ts';
+import { addWritePaths, writeSchemas } from './write-paths.ts';
 import { GRAPHQL_SCHEMAS, graphqlPaths } from './graphql-paths.ts';
 import { componentParameters, type ParameterOptions } from './parameters.ts';
 import { REFERENCE_ASSETS } from './reference-page.ts';
@@ -15,6 +16,8 @@ export interface OpenApiOptions extends ParameterOptions {
   series?: string;
   /** A uuid per family, from the loaded catalog: the example of every `{uuid}`, so "Try it out" needs no typing. */
   examples?: Partial<Record<FamilyName, string>>;
+  /** Whether the write routes are served (`CATALOG_WRITES`); on unless false. */
+  writes?: boolean;
 }
 
 /** The overview the reference page opens with (Markdown), short so the families show at once. */
@@ -79,6 +82,17 @@ function referencePaths(): Record<string, Json> {
   };
 }
 
+/** The catalog's paths, with the write operations when writes are on. */
+function catalogWithWrites(options: OpenApiOptions): Record<string, Json> {
+  const paths = catalogPaths(options.examples);
+  return options.writes === false ? paths : addWritePaths(paths, options.examples);
+}
+
+function schemasWithWrites(options: OpenApiOptions): Record<string, Json> {
+  const schemas = componentSchemas();
+  return { ...schemas, ...(options.writes === false ? {} : writeSchemas(schemas)), ...GRAPHQL_SCHEMAS };
+}
+
 /**
  * Operations that do not declare their own security need none: an explicit empty `security`,
  * so the reference shows public reads without a padlock. A token is still taken there (it
@@ -125,9 +139,9 @@ export function buildOpenApi(options: OpenApiOptions): Json {
     ],
     // Relative: the document is right wherever the server answers, behind any proxy or host name.
     servers: [{ url: '/', description: 'The server that serves this document' }],
-    paths: publicUnlessDeclared({ ...metaPaths(), ...catalogPaths(options.examples), ...accountPaths(), ...graphqlPaths(), ...referencePaths() }),
+    paths: publicUnlessDeclared({ ...metaPaths(), ...catalogWithWrites(options), ...accountPaths(), ...graphqlPaths(), ...referencePaths() }),
     components: {
-      schemas: { ...componentSchemas(), ...GRAPHQL_SCHEMAS },
+      schemas: schemasWithWrites(options),
       parameters: componentParameters(options),
       headers: HEADERS,
       responses: COMPONENT_RESPONSES,

@@ -27,6 +27,7 @@ export const HEADERS: Record<string, Json> = {
   'Retry-After': { description: 'Seconds to wait before trying again', schema: integer },
   'X-Rate-Limit-Retry-After-Seconds': { description: 'The same, as HawAPI names it', schema: integer },
   Allow: { description: 'The methods the path takes (on a 405)', schema: text },
+  Location: { description: 'Where the new record (or translation, or social) is read from now', schema: text },
   'WWW-Authenticate': { description: '`Bearer error="invalid_token"` for a refused token, `Bearer` for wrong credentials', schema: text },
 };
 

@@ -37,7 +37,7 @@ export class CachedResponse {
     readonly body: Buffer,
     /** Headers of every variant, `Content-Type` included. */
     readonly headers: Readonly<Record<string, string>>,
-    /** Names the bytes without reading them: they depend only on the cache key and data version. */
+    /** Names the bytes and headers (see ResponseCache.get): an unrelated write leaves it as it was. */
     readonly etag: string,
     private readonly grown: (entry: CachedResponse) => void = () => {},
   ) {
@@ -107,7 +107,9 @@ export class ResponseCache {
     let entry = this.entries?.get(key);
     if (!entry) {
       const { json, headers = {}, cheap = false } = build();
-      const etag = createHash('sha1').update(this.version).update('\0').update(key).digest('base64url').slice(0, 22);
+      // From what is sent, not from the data's version: a maintainer's If-Match on one record
+      // still holds after a write to another, and every instance names the same bytes alike.
+      const etag = createHash('sha1').update(JSON.stringify(headers)).update('\0').update(json).digest('base64url').slice(0, 22);
       const body = Buffer.allocUnsafeSlow(Buffer.byteLength(json));
       body.write(json);
       // A new compressed variant makes the entry bigger: set it again so the budget sees it.

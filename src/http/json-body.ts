@@ -16,7 +16,11 @@ function bodyError(coding: string, maxBytes: number): (error: unknown) => never 
   return (error) => {
     const e = error as { status?: number; type?: string; message?: string; code?: string };
     if (e.status === 413) throw new HttpError(413, `Request body is larger than ${maxBytes / 1024} KB`);
-    if (e.status === 400 && e instanceof SyntaxError) throw new HttpError(400, `Request body is not valid JSON: ${e.message}`);
+    if (e.status === 400 && e instanceof SyntaxError) {
+      // secure-json-parse, under co-body, refuses keys that would reach an object's prototype.
+      if (/prototype property/.test(e.message ?? '')) throw new HttpError(400, "Request body has a '__proto__' or 'constructor.prototype' key: no record has such a field");
+      throw new HttpError(400, `Request body is not valid JSON: ${e.message}`);
+    }
     if (e.status === 400) throw new HttpError(400, `Request body could not be read: ${e.message ?? e.type}`);
     // Anything else failed while the body was read or decoded (zlib and brotli errors carry no
     // status): the bytes the client sent are at fault, not the server.
@@ -43,11 +47,12 @@ function codingOf(header: string | undefined): string {
  * @example
  * router.post('/api/v1/auth/register', jsonBody(), handler);
  */
-export function jsonBody(options: { maxBytes?: number } = {}): Middleware {
+export function jsonBody(options: { maxBytes?: number; types?: readonly string[] } = {}): Middleware {
   const maxBytes = options.maxBytes ?? BODY_LIMIT_BYTES;
+  const types = options.types ?? ['application/json'];
   return async (ctx, next) => {
     const type = ctx.request.type.trim().toLowerCase();
-    if (type !== 'application/json') throw new HttpError(415, `Content-Type must be application/json (got ${ctx.request.type || 'none'})`);
+    if (!types.includes(type)) throw new HttpError(415, `Content-Type must be ${types.join(' or ')} (got ${ctx.request.type || 'none'})`);
     // JSON is UTF-8 (RFC 8259); the parser would decode any other declared charset as UTF-8.
     const charset = ctx.request.charset.toLowerCase();
     if (charset && charset !== 'utf-8' && charset !== 'utf8') throw new HttpError(415, `Content-Type charset must be utf-8 (got ${charset})`);
@@ -55,7 +60,7 @@ export function jsonBody(options: { maxBytes?: number } = {}): Middleware {
     // The parser reads the header itself and knows the codings only in lower case.
     ctx.req.headers['content-encoding'] = coding;
     const { bodyParser } = await parser();
-    const parse = bodyParser({ enableTypes: ['json'], jsonLimit: maxBytes, onError: bodyError(coding, maxBytes) });
+    const parse = bodyParser({ enableTypes: ['json'], extendTypes: { json: [...types] }, jsonLimit: maxBytes, onError: bodyError(coding, maxBytes) });
     await parse(ctx, next);
   };
 }

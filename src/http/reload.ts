@@ -1,3 +1,4 @@
+import type { Catalog } from '../catalog/catalog.ts';
 import { checkData } from '../catalog/check.ts';
 import { summarize } from '../catalog/summary.ts';
 import { watchJsonFiles } from '../catalog/watch.ts';
@@ -15,7 +16,8 @@ import type { ServedCatalog } from './state.ts';
  * @example
  * reloadOnChange(served, { dir: './data', defaultLanguage: 'en-US' }, log); // for the life of the process
  */
-export function reloadOnChange(served: ServedCatalog, options: { dir: string; defaultLanguage: string }, log: Logger): void {
+export function reloadOnChange(served: ServedCatalog, options: { dir: string; defaultLanguage: string; replace?: (catalog: Catalog) => Promise<void> }, log: Logger): void {
+  const replace = options.replace ?? (async (catalog: Catalog) => served.replace(catalog));
   let loading = false;
   let pending = false;
   let broken = !served.ready;
@@ -32,7 +34,7 @@ export function reloadOnChange(served: ServedCatalog, options: { dir: string; de
     if (lines.length > 1) log.warn(lines.slice(0, -1).join('\n'));
     const summary = summarize(result.catalog, performance.now() - started);
     if (!served.ready || result.catalog.version !== served.current.catalog.version) {
-      served.replace(result.catalog);
+      await replace(result.catalog);
       log.info(`${broken ? 'the data is good again: serving' : 'reloaded'} ${summary}; version ${result.catalog.version}`);
     } else if (broken) {
       log.info(`the data is good again: it is what was served before (version ${result.catalog.version}), still serving it`);

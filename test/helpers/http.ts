@@ -9,7 +9,8 @@ import type { Catalog } from '../../src/catalog/catalog.ts';
 import { loadCatalog } from '../../src/catalog/load.ts';
 import { readConfig, type Config } from '../../src/config/env.ts';
 import { createLogger } from '../../src/config/logger.ts';
-import { accountOptions, createLimits, createServer, memoryBudgets } from '../../src/app.ts';
+import type { Curator } from '../../src/http/curator.ts';
+import { accountOptions, createLimits, createServer, memoryBudgets, openCurator } from '../../src/app.ts';
 import { serve } from '../../src/http/serve.ts';
 import { ServedCatalog } from '../../src/http/state.ts';
 import { ROOT } from './spawn.ts';
@@ -53,6 +54,8 @@ export interface TestServer {
   /** The accounts file, in a temporary folder unless the test named one. */
   file: string;
   accounts: AccountService;
+  /** Takes the catalog writes, unless `CATALOG_WRITES=off`. */
+  curator?: Curator;
   /** Every line the server logged as a problem (`warn`), whatever LOG_LEVEL says. */
   warnings: string[];
   port: number;
@@ -76,8 +79,9 @@ export async function startApp(env: Record<string, string> = {}, dir?: string): 
   const log = { ...createLogger({ level: config.LOG_LEVEL, format: config.LOG_FORMAT }), warn: (line: string) => void warnings.push(line) };
   const accounts = await openAccounts(accountOptions(config), log);
   const limits = await createLimits(config, log);
-  const server: Server = await serve(createServer(config, { served, accounts, ...(limits ? { limits } : {}), log }), 0, '127.0.0.1');
-  const contract = watchContract(server, await resolvedDocument(config));
+  const curator = await openCurator(config, served, log);
+  const server: Server = await serve(createServer(config, { served, accounts, ...(limits ? { limits } : {}), ...(curator ? { curator } : {}), log }), 0, '127.0.0.1');
+  const contract = watchContract(server, await resolvedDocument(config, curator !== undefined));
   const { port } = server.address() as AddressInfo;
   const url = `http://127.0.0.1:${port}`;
   return {
@@ -88,6 +92,7 @@ export async function startApp(env: Record<string, string> = {}, dir?: string): 
     served,
     file,
     accounts,
+    ...(curator ? { curator } : {}),
     get: (path, headers = {}) => fetch(url + path, { headers }),
     close: async () => {
       // Every answer this server gave is held against its OpenAPI document (test/helpers/contract.ts).
@@ -97,6 +102,7 @@ export async function startApp(env: Record<string, string> = {}, dir?: string): 
         server.closeAllConnections();
       });
       await limits?.close();
+      curator?.close();
       accounts.close();
       if (problems.length) throw new Error(`answers the OpenAPI document does not describe:\n${[...new Set(problems)].slice(0, 40).join('\n')}`);
     },
@@ -106,8 +112,8 @@ export async function startApp(env: Record<string, string> = {}, dir?: string): 
 const resolvedDocuments = new Map<string, Json>();
 
 /** The document a server of `config` serves (but its examples), `$ref`s resolved; one resolution per distinct document. */
-async function resolvedDocument(config: Config): Promise<Json> {
-  const text = JSON.stringify(buildOpenApi({ defaultLanguage: config.DEFAULT_LANGUAGE, maxPageSize: config.MAX_PAGE_SIZE }));
+async function resolvedDocument(config: Config, writes: boolean): Promise<Json> {
+  const text = JSON.stringify(buildOpenApi({ defaultLanguage: config.DEFAULT_LANGUAGE, maxPageSize: config.MAX_PAGE_SIZE, writes }));
   let resolved = resolvedDocuments.get(text);
   if (!resolved) {
     const validator = new Validator();

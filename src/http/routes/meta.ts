@@ -1,6 +1,7 @@
 import type { Router } from '@koa/router';
 import type { Context } from 'koa';
 import { HttpError } from '../../lib/http-error.ts';
+import type { CachedResponse } from '../cached-response.ts';
 import { PACKAGE as pkg } from '../../lib/package-info.ts';
 import { present } from '../present.ts';
 import { requestLanguage } from '../request-query.ts';
@@ -55,16 +56,20 @@ export function metaRoutes(router: Router, deps: RouteDeps): void {
   });
 }
 
+/** The overview's answer in `language` (with `data_count`), from the cache: what a GET sends and a write answers. */
+export function overviewEntry(deps: RouteDeps, language: string): CachedResponse {
+  const { catalog, cache } = deps.served.current;
+  return cache.get(`${language} /api/v1/overview`, () => {
+    const record: Record<string, unknown> = { ...present(catalog.store('overview'), 0, language), data_count: catalog.counts() };
+    return { json: JSON.stringify(record), headers: { 'Content-Language': String(record.language) } };
+  });
+}
+
 /** `/api/v1/overview` (with `data_count`), `/overview/{uuid}` and the overview's translations. */
 export function overviewRoutes(router: Router, deps: RouteDeps): void {
   const sendOverview = (ctx: Context) => {
-    const { catalog, cache } = deps.served.current;
-    const language = requestLanguage(ctx, catalog, catalog.store('overview').family);
-    const entry = cache.get(`${language} /api/v1/overview`, () => {
-      const record: Record<string, unknown> = { ...present(catalog.store('overview'), 0, language), data_count: catalog.counts() };
-      return { json: JSON.stringify(record), headers: { 'Content-Language': String(record.language) } };
-    });
-    send(ctx, entry, publicCache(deps));
+    const { catalog } = deps.served.current;
+    send(ctx, overviewEntry(deps, requestLanguage(ctx, catalog, catalog.store('overview').family)), publicCache(deps));
   };
   const single = (ctx: Context) => {
     const uuid = String(ctx.params.uuid ?? '').toLowerCase();

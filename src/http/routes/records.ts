@@ -2,25 +2,36 @@ import type { Router } from '@koa/router';
 import type { Context } from 'koa';
 import type { FamilyName } from '../../catalog/families.ts';
 import { listPositions } from '../../catalog/query.ts';
-import { readListQuery, readShape, requestLanguage } from '../request-query.ts';
+import type { CachedResponse } from '../cached-response.ts';
+import { readListQuery, readShape, requestLanguage, type Shape } from '../request-query.ts';
 import { pageHeaders } from '../pagination.ts';
 import { shapeKey, shapeRecord } from '../shape.ts';
 import { send } from '../send.ts';
 import { positionOf, publicCache, randomPosition, type RouteDeps } from './context.ts';
 
-/** Sends one record from the cache, keyed by its path, language and shape. */
-function sendRecord(ctx: Context, deps: RouteDeps, name: FamilyName, position: number, language: string, cacheControl: string): void {
+/**
+ * One record's answer in `language` and `shape` (whole when none is given), from the cache:
+ * what a GET by uuid sends, and what a write answers and checks `If-Match` against.
+ *
+ * @example
+ * recordEntry(deps, 'actors', 0, 'en-US').etagFor('identity'); // '"…"'
+ */
+export function recordEntry(deps: RouteDeps, name: FamilyName, position: number, language: string, shape: Shape = { expand: [] }): CachedResponse {
   const { catalog, cache } = deps.served.current;
   const store = catalog.store(name);
   const uuid = store.records[position]!.uuid;
-  const shape = readShape(ctx, store.family);
-  const entry = cache.get(`${language} /api/v1/${name}/${uuid}?${shapeKey(shape)}`, () => {
+  return cache.get(`${language} /api/v1/${name}/${uuid}?${shapeKey(shape)}`, () => {
     const record = shapeRecord(catalog, store, position, language, shape);
     const served = store.translation(position, language).language;
     const headers: Record<string, string> = store.family.translation ? { 'Content-Language': served } : {};
     return { json: JSON.stringify(record), headers };
   });
-  send(ctx, entry, cacheControl);
+}
+
+/** Sends one record from the cache, keyed by its path, language and shape. */
+function sendRecord(ctx: Context, deps: RouteDeps, name: FamilyName, position: number, language: string, cacheControl: string): void {
+  const store = deps.served.current.catalog.store(name);
+  send(ctx, recordEntry(deps, name, position, language, readShape(ctx, store.family)), cacheControl);
 }
 
 /** `GET /api/v1/F`, `/api/v1/F/random` and `/api/v1/F/{uuid}` for every family but the overview. */

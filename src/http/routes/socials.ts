@@ -1,10 +1,16 @@
 import type { Router } from '@koa/router';
 import type { Context } from 'koa';
 import { HttpError } from '../../lib/http-error.ts';
+import type { CachedResponse } from '../cached-response.ts';
 import { send } from '../send.ts';
 import { positionOf, publicCache, type RouteDeps } from './context.ts';
 
-type Social = { social: string; handle?: string; url: string };
+export type Social = { social: string; handle?: string; url: string };
+
+/** One social's answer, from the cache: what `GET …/socials/{social}` sends and a write answers. */
+export function socialEntry(deps: RouteDeps, uuid: string, social: Social): CachedResponse {
+  return deps.served.current.cache.get(`social ${uuid} ${social.social.toLowerCase()}`, () => ({ json: JSON.stringify(social) }));
+}
 
 /** `/api/v1/actors/{uuid}/socials`, `/socials/random` and `/socials/{social}`: that actor's only. */
 export function socialRoutes(router: Router, deps: RouteDeps): void {
@@ -32,6 +38,6 @@ export function socialRoutes(router: Router, deps: RouteDeps): void {
     const wanted = String(ctx.params.social).toLowerCase();
     const social = socials.find((s) => s.social.toLowerCase() === wanted);
     if (!social) throw new HttpError(404, `Actor '${actor.uuid}' has no social '${ctx.params.social}'`);
-    send(ctx, deps.served.current.cache.get(`social ${actor.uuid} ${wanted}`, () => ({ json: JSON.stringify(social) })), publicCache(deps));
+    send(ctx, socialEntry(deps, actor.uuid, social), publicCache(deps));
   });
 }

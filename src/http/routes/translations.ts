@@ -3,6 +3,7 @@ import type { Context } from 'koa';
 import type { FamilyName } from '../../catalog/families.ts';
 import type { FamilyStore } from '../../catalog/store.ts';
 import { HttpError } from '../../lib/http-error.ts';
+import type { CachedResponse } from '../cached-response.ts';
 import { checkLanguageParameter } from '../request-query.ts';
 import { send } from '../send.ts';
 import { publicCache, title, type RouteDeps } from './context.ts';
@@ -15,12 +16,22 @@ function translationJson(store: FamilyStore, position: number, language: string)
   return JSON.stringify({ language, ...fields });
 }
 
+/** The cache key of a translation answer under `path` (the record's path). */
+const translationKey = (name: FamilyName, path: string, suffix: string) => `translations ${name} ${path} ${suffix}`;
+
+/** One translation's answer, from the cache: what `GET …/translations/{language}` sends and a write answers. */
+export function translationEntry(deps: RouteDeps, name: FamilyName, position: number, language: string): CachedResponse {
+  const store = deps.served.current.catalog.store(name);
+  const record = name === 'overview' ? '/api/v1/overview' : `/api/v1/${name}/${store.records[position]!.uuid}`;
+  return deps.served.current.cache.get(translationKey(name, `${record}/translations/${language}`, language), () => ({ json: translationJson(store, position, language), headers: { 'Content-Language': language } }));
+}
+
 /**
  * `…/translations`, `…/translations/random` and `…/translations/{language}` under `base`.
  * `locate` finds the record (a uuid parameter, or the single overview).
  */
 export function translationRoutes(router: Router, deps: RouteDeps, name: FamilyName, base: string, locate: Locate): void {
-  const cacheKey = (ctx: Context, suffix: string) => `translations ${name} ${ctx.path} ${suffix}`;
+  const cacheKey = (ctx: Context, suffix: string) => translationKey(name, ctx.path, suffix);
 
   router.get(`${base}/translations`, (ctx) => {
     const { catalog, cache } = deps.served.current;
@@ -46,7 +57,7 @@ export function translationRoutes(router: Router, deps: RouteDeps, name: FamilyN
   });
 
   router.get(`${base}/translations/:language`, (ctx) => {
-    const { catalog, cache } = deps.served.current;
+    const { catalog } = deps.served.current;
     checkLanguageParameter(ctx, catalog);
     const store = catalog.store(name);
     const position = locate(ctx, store);
@@ -57,7 +68,6 @@ export function translationRoutes(router: Router, deps: RouteDeps, name: FamilyN
     if (!language) {
       throw new HttpError(404, `${title(store)} '${store.records[position]!.uuid}' has no translation in '${asked}'; available: ${available.join(', ')}`);
     }
-    const entry = cache.get(cacheKey(ctx, language), () => ({ json: translationJson(store, position, language), headers: { 'Content-Language': language } }));
-    send(ctx, entry, publicCache(deps));
+    send(ctx, translationEntry(deps, name, position, language), publicCache(deps));
   });
 }

@@ -1,0 +1,44 @@
+import type { RowChange } from '../catalog/edit/draft.ts';
+import { HttpError } from '../lib/http-error.ts';
+
+/** One accepted write to the catalog: who, when, what request, and every row it changed. */
+export interface OverlayWrite {
+  /** 1, 2, 3…: the overlay's order, which every instance applies writes in. */
+  seq: number;
+  /** When it was accepted (ISO 8601). */
+  at: string;
+  account: { uuid: string; username: string };
+  /** `PATCH /api/v1/episodes/…`: what the maintainer asked. */
+  request: string;
+  changes: RowChange[];
+}
+
+/**
+ * Where accepted catalog writes are kept (the overlay over data/), beside the accounts:
+ * a JSON file, or the Redis the instances share. `append` resolves only once the write is
+ * durable, so a 2xx may follow it.
+ */
+export interface OverlayStore {
+  /** Every write after `seq` (0: all), in order. */
+  since(seq: number): Promise<OverlayWrite[]>;
+  /**
+   * Adds `write` as number `after + 1` if the overlay still ends at `after`; otherwise the
+   * writes this process has not seen yet, to apply before trying again.
+   */
+  append(write: Omit<OverlayWrite, 'seq'>, after: number): Promise<{ seq: number } | { behind: OverlayWrite[] }>;
+  /** Forgets every write (after `catalog export` folded them into data/). */
+  clear(): Promise<void>;
+  /** Calls `listener` when another process may have appended (Redis); the file store has no other writer. */
+  onChange(listener: () => void): void;
+  close(): void;
+}
+
+/**
+ * The overlay could not be made durable (a full disk, a read-only file system, a Redis that
+ * cannot persist): nothing was changed; the same write may succeed later.
+ */
+export class OverlayNotSaved extends HttpError {
+  constructor(where: string, reason: string) {
+    super(503, `The catalog change could not be saved (${where}: ${reason}); nothing was changed, retry in 30 s`, { 'Retry-After': '30' });
+  }
+}

@@ -1,0 +1,105 @@
+import type { Caller } from '../accounts/account.ts';
+import type { OverlayStore, OverlayWrite } from '../accounts/overlay-store.ts';
+import { applyChanges } from '../catalog/edit/apply.ts';
+import { Draft } from '../catalog/edit/draft.ts';
+import type { WriteOutcome } from '../catalog/edit/operations.ts';
+import { replayWrites } from '../catalog/edit/replay.ts';
+import type { Catalog } from '../catalog/catalog.ts';
+import type { Logger } from '../config/logger.ts';
+import { WriteQueue } from '../accounts/write-queue.ts';
+import type { ServedCatalog } from './state.ts';
+
+/** One write as a route asks for it: who, what request, and the catalog function that stages it. */
+export interface WriteRequest<T extends WriteOutcome> {
+  caller: Caller;
+  request: string;
+  /** Runs before the write is staged, on the catalog it will change (the `If-Match` check). */
+  precondition?: (catalog: Catalog) => void;
+  stage: (draft: Draft) => T;
+}
+
+/**
+ * Takes catalog writes one at a time: stages each on the catalog served now (the catalog's
+ * own functions and checks), makes it durable in the overlay, then serves the catalog with it
+ * in one swap, so no answer after a 2xx is stale. Writes that other instances appended (a
+ * shared Redis) are applied the same way, in the overlay's order.
+ *
+ * @example
+ * const curator = await Curator.open(served, overlay, log);
+ * const outcome = await curator.write({ caller, request: 'PATCH /api/v1/actors/…', stage: (draft) => patchRecord(draft, 'actors', uuid, body) });
+ */
+export class Curator {
+  readonly #queue = new WriteQueue();
+  #seq = 0;
+
+  private constructor(
+    private readonly served: ServedCatalog,
+    private readonly overlay: OverlayStore,
+    private baseVersion: string,
+    private readonly log: Logger,
+  ) {}
+
+  /** Applies the overlay over the served catalog (reporting writes that no longer apply) and follows it from then on. */
+  static async open(served: ServedCatalog, overlay: OverlayStore, log: Logger): Promise<Curator> {
+    const curator = new Curator(served, overlay, served.current.catalog.version, log);
+    await curator.#catchUp(await overlay.since(0));
+    overlay.onChange(() => void curator.sync().catch((error: Error) => log.warn(`catalog changes from other instances not applied yet: ${error.message}`)));
+    return curator;
+  }
+
+  /** Applies what other instances appended since this one last looked. */
+  sync(): Promise<void> {
+    return this.#queue.run(async () => this.#catchUp(await this.overlay.since(this.#seq)));
+  }
+
+  write<T extends WriteOutcome>(request: WriteRequest<T>): Promise<T> {
+    return this.#queue.run(async () => {
+      for (;;) {
+        const { catalog } = this.served.current;
+        request.precondition?.(catalog);
+        const outcome = request.stage(new Draft(catalog));
+        const kept = { at: new Date().toISOString(), account: { uuid: request.caller.uuid, username: request.caller.username }, request: request.request, changes: outcome.changes };
+        const appended = await this.overlay.append(kept, this.#seq);
+        if ('behind' in appended) {
+          // Another instance wrote first: catch up, then stage again on what it left.
+          await this.#catchUp(appended.behind);
+          continue;
+        }
+        this.#seq = appended.seq;
+        this.served.replace(applyChanges(catalog, outcome.changes, this.#version()));
+        return outcome;
+      }
+    });
+  }
+
+  /** Serves `catalog` (data/ edited under `npm run dev`) with the overlay applied over it again. */
+  rebase(catalog: Catalog): Promise<void> {
+    return this.#queue.run(async () => {
+      this.baseVersion = catalog.version;
+      this.#seq = 0;
+      this.served.replace(catalog);
+      await this.#catchUp(await this.overlay.since(0));
+    });
+  }
+
+  close(): void {
+    this.overlay.close();
+  }
+
+  #version(): string {
+    return `${this.baseVersion}.${this.#seq}`;
+  }
+
+  async #catchUp(writes: readonly OverlayWrite[]): Promise<void> {
+    if (writes.length === 0) return;
+    this.#seq = writes.at(-1)!.seq;
+    const { catalog, skipped } = replayWrites(this.served.current.catalog, writes, this.#version());
+    for (const { write, reason } of skipped) {
+      this.log.warn(
+        `catalog write ${write.seq} (${write.request} by ${write.account.username} at ${write.at}) no longer applies and is left out: ${reason}. ` +
+          'See it with  npm run catalog -- changes ; make it again through the API if it is still wanted',
+      );
+    }
+    this.served.replace(catalog);
+  }
+}
