@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { HttpError } from '../../lib/http-error.ts';
 import { canonicalLanguage } from '../../lib/formats.ts';
+import { capitalize } from '../../lib/text.ts';
 import { canonicalRow } from '../canonical.ts';
 import { FAMILIES, type Family, type FamilyName } from '../families.ts';
 import { bodyObject, shown, splitBody, withoutNullFields, type SplitBody } from './body.ts';
@@ -29,11 +30,10 @@ function familyOf(name: FamilyName): Family {
 /** The record `uuid` of `name`, or a 404. */
 function existing(draft: Draft, name: FamilyName, uuid: string): Row {
   const record = draft.record(name, uuid);
-  if (!record) throw new HttpError(404, `${capital(familyOf(name).singular)} '${uuid}' not found`);
+  if (!record) throw new HttpError(404, `${capitalize(familyOf(name).singular)} '${uuid}' not found`);
   return record;
 }
 
-const capital = (text: string) => text[0]!.toUpperCase() + text.slice(1);
 
 /** Stores `row` in canonical key order. */
 function put(edit: Edit, name: FamilyName, uuid: string, row: Row): void {

@@ -1,4 +1,5 @@
 import { HttpError } from '../../lib/http-error.ts';
+import { capitalize } from '../../lib/text.ts';
 import { FAMILIES, type FamilyName } from '../families.ts';
 import { bodyObject, shown } from './body.ts';
 import type { Draft, Row } from './draft.ts';
@@ -36,7 +37,7 @@ export function createTranslation(draft: Draft, name: FamilyName, uuid: string, 
   if (asked === undefined) throw new HttpError(400, "/language: missing required field 'language'");
   const language = languageOf(edit, asked);
   const already = held(draft, name, uuid, language);
-  if (already) throw new HttpError(409, `${capital(name)} '${uuid}' has a ${already} translation already; change it with PATCH …/translations/${already}`);
+  if (already) throw new HttpError(409, `${capitalize(FAMILIES.get(name)!.singular)} '${uuid}' has a ${already} translation already; change it with PATCH …/translations/${already}`);
   putTranslation(edit, name, uuid, language, { [FAMILIES.get(name)!.translation!.parentKey]: uuid, language, ...fields });
   touch(edit, name, uuid, record);
   return finish(edit, { family: name, uuid, language });
@@ -46,7 +47,7 @@ export function createTranslation(draft: Draft, name: FamilyName, uuid: string, 
 export function patchTranslation(draft: Draft, name: FamilyName, uuid: string, asked: string, body: unknown, now = writeTime()): WriteOutcome {
   const record = existing(draft, name, uuid);
   const language = held(draft, name, uuid, asked);
-  if (!language) throw new HttpError(404, `${capital(name)} '${uuid}' has no translation in '${asked}'`);
+  if (!language) throw new HttpError(404, `${capitalize(FAMILIES.get(name)!.singular)} '${uuid}' has no translation in '${asked}'`);
   const { fields, language: named } = translationBody(name, uuid, body, 'a merge patch of a translation');
   if (Object.keys(fields).length === 0 && named === undefined) throw new HttpError(400, 'Request body is an empty merge patch: name at least one field to change');
   if (named !== undefined && (typeof named !== 'string' || named.toLowerCase() !== language.toLowerCase())) {
@@ -62,7 +63,7 @@ export function patchTranslation(draft: Draft, name: FamilyName, uuid: string, a
 export function deleteTranslation(draft: Draft, name: FamilyName, uuid: string, asked: string, now = writeTime()): WriteOutcome {
   const record = existing(draft, name, uuid);
   const language = held(draft, name, uuid, asked);
-  if (!language) throw new HttpError(404, `${capital(name)} '${uuid}' has no translation in '${asked}'`);
+  if (!language) throw new HttpError(404, `${capitalize(FAMILIES.get(name)!.singular)} '${uuid}' has no translation in '${asked}'`);
   if (language === draft.catalog.defaultLanguage) {
     throw new HttpError(409, `${language} is the default language: every ${FAMILIES.get(name)!.singular} needs its translation; change it with PATCH, or delete the record`);
   }
@@ -76,7 +77,6 @@ type Social = { social: string } & Row;
 
 const socialsOf = (record: Row) => (Array.isArray(record.socials) ? (record.socials as Social[]) : []);
 const sameName = (a: unknown, b: string) => typeof a === 'string' && a.toLowerCase() === b.toLowerCase();
-const capital = (text: string) => text[0]!.toUpperCase() + text.slice(1);
 
 /** `POST /api/v1/actors/{uuid}/socials`: a social network the actor is not on yet (409 if it is). */
 export function createSocial(draft: Draft, uuid: string, body: unknown, now = writeTime()): WriteOutcome & { social: string } {
