@@ -3,7 +3,7 @@ import cors from '@koa/cors';
 import { Router } from '@koa/router';
 import Koa from 'koa';
 import type { AccountOptions } from './accounts/open.ts';
-import { openAccounts } from './accounts/open.ts';
+import { openAccounts, openOverlay } from './accounts/open.ts';
 import type { AccountService } from './accounts/service.ts';
 import type { Catalog } from './catalog/catalog.ts';
 import { family, FAMILY_NAMES } from './catalog/families.ts';
@@ -33,7 +33,6 @@ import { signInGuard } from './http/sign-in-guard.ts';
 import { ServedCatalog } from './http/state.ts';
 import { Curator } from './http/curator.ts';
 import { writeRoutes } from './http/routes/writes.ts';
-import { JsonFileOverlayStore } from './accounts/overlay-file-store.ts';
 import { dirname, join } from 'node:path';
 import { RateLimits, type RateLimitOptions } from './limits/rate-limits.ts';
 
@@ -120,17 +119,12 @@ export function overlayFile(config: Config): string {
  */
 export async function openCurator(config: Config, served: ServedCatalog, log: Logger): Promise<Curator | undefined> {
   if (!config.CATALOG_WRITES || !served.ready) return undefined;
-  if (config.ACCOUNTS_STORE === 'redis') {
-    // A file overlay per instance would let instances disagree: no writes until they share one.
-    log.warn('catalog writes are off: with ACCOUNTS_STORE=redis the instances cannot share the overlay yet (write routes answer 405)');
-    return undefined;
-  }
-  const file = overlayFile(config);
-  const overlay = await JsonFileOverlayStore.open(file, log.warn).catch((error: Error) => {
+  const { store } = accountOptions(config);
+  const overlay = await openOverlay(store, overlayFile(config), log).catch((error: Error) => {
     throw new Error(`cannot open the catalog overlay: ${error.message}`);
   });
   const curator = await Curator.open(served, overlay, log);
-  log.info(`catalog writes: on, kept in ${file}`);
+  log.info(`catalog writes: on, kept in ${store.kind === 'file' ? overlayFile(config) : `the accounts' Redis`}`);
   return curator;
 }
 

@@ -1,25 +1,11 @@
-import { spawn } from 'node:child_process';
-import { once } from 'node:events';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { get, newUser, post, registered } from './helpers/accounts-app.ts';
 import { startApp, TEST_ENV } from './helpers/http.ts';
-import { ROOT } from './helpers/spawn.ts';
+import { runScript } from './helpers/spawn.ts';
 
 /** Runs `npm run accounts -- ...args` (the script itself, through tsx) to completion. */
-async function cli(args: string[], env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/accounts.ts', ...args], {
-    cwd: ROOT,
-    env: { ...process.env, ...TEST_ENV, ACCOUNT_PASSWORD: '', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (chunk) => (stdout += chunk));
-  child.stderr.on('data', (chunk) => (stderr += chunk));
-  const [code] = (await once(child, 'exit')) as [number | null];
-  return { code, stdout, stderr };
-}
+const cli = (args: string[], env: Record<string, string>) => runScript('scripts/accounts.ts', args, { ...TEST_ENV, ACCOUNT_PASSWORD: '', ...env });
 
 test('create, list and delete from the command line while the server runs on the same file', async () => {
   const app = await startApp();

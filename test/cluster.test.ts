@@ -9,7 +9,7 @@ import { RedisServer } from '../scripts/lib/redis-server.ts';
 import { get, newUser, post } from './helpers/accounts-app.ts';
 import { tempDir, TEST_ENV } from './helpers/http.ts';
 import { Nginx } from '../scripts/lib/nginx.ts';
-import { listeningUrl, ROOT, startServer } from './helpers/spawn.ts';
+import { listeningUrl, ROOT, runScript, startServer } from './helpers/spawn.ts';
 
 // Three instances of the server share accounts and limits through one real redis-server (with
 // an append-only file, as docs/scaling.md tells deployments to keep), behind a real nginx.
@@ -83,6 +83,54 @@ test('an account deleted through one instance has its token refused by all three
   assert.ok(refusedEverywhere, 'refused by every instance within 1 s');
 });
 
+const curator = await runScript('scripts/accounts.ts', ['create', '--username', 'curator', '--email', 'curator@example.org', '--role', 'MAINTAINER'], { ...SHARED, ACCOUNT_PASSWORD: 'the curator password' });
+if (curator.code !== 0) throw new Error(curator.stderr);
+const maintainer = String((await post(through, '/api/v1/auth/authenticate', { username: 'curator', password: 'the curator password' })).body.token);
+
+async function write(url: string, method: string, path: string, body: unknown, headers: Record<string, string> = {}): Promise<{ status: number; body: Record<string, unknown> }> {
+  const response = await fetch(url + path, { method, headers: { Authorization: `Bearer ${maintainer}`, 'Content-Type': 'application/json', ...headers }, body: JSON.stringify(body) });
+  return { status: response.status, body: (await response.json()) as Record<string, unknown> };
+}
+
+test('a catalog write through one instance is served by all three within a second: record, list, search, overview, GraphQL', async () => {
+  const count = async (url: string) => ((await get(url, '/api/v1/overview', maintainer)).body.data_count as Record<string, number>).locations!;
+  const before = await count(instances[2]!.url);
+  const made = await write(instances[0]!.url, 'POST', '/api/v1/locations', { name: 'Clustered Quay', language: 'en-US' });
+  assert.is(made.status, 201, JSON.stringify(made.body));
+  const uuid = String(made.body.uuid);
+  const graphql = `/api/graphql?query=${encodeURIComponent(`{ location(uuid: "${uuid}") { name } }`)}`;
+  for (const { url } of instances.slice(1)) {
+    const servedEverywhere = await within(1000, async () => {
+      const [record, found, overview, viaGraphql] = await Promise.all([
+        get(url, `/api/v1/locations/${uuid}`, maintainer),
+        get(url, '/api/v1/locations?q=clustered+quay', maintainer),
+        count(url),
+        get(url, graphql, maintainer),
+      ]);
+      return record.status === 200 && JSON.stringify(found.body).includes(uuid) && overview === before + 1 && JSON.stringify(viaGraphql.body).includes('Clustered Quay');
+    });
+    assert.ok(servedEverywhere, `served by ${url} within 1 s`);
+  }
+  const renamed = await write(instances[1]!.url, 'PATCH', `/api/v1/locations/${uuid}`, { name: 'Clustered Pier' });
+  assert.is(renamed.status, 200);
+  assert.ok(await within(1000, async () => (await get(instances[0]!.url, `/api/v1/locations/${uuid}`, maintainer)).body.name === 'Clustered Pier'), 'the change is served by the first instance within 1 s');
+});
+
+test('the same If-Match through two instances at once: exactly one 200 and one 412', async () => {
+  const actor = String(((await get(through, '/api/v1/actors?size=1', maintainer)).body as unknown as Record<string, unknown>[])[0]!.uuid);
+  for (let round = 0; round < 5; round++) {
+    const tags = await Promise.all(instances.map(async ({ url }) => (await fetch(`${url}/api/v1/actors/${actor}`, { headers: { Authorization: `Bearer ${maintainer}` } })).headers.get('etag')));
+    assert.ok(tags.every((tag) => tag === tags[0]), `every instance serves the same tag: ${tags.join(' ')}`);
+    const answers = await Promise.all([1, 2].map((n) => write(instances[n]!.url, 'PATCH', `/api/v1/actors/${actor}`, { nationality: `Round ${round} by ${n}` }, { 'If-Match': tags[0]! })));
+    assert.equal(answers.map((a) => a.status).sort(), [200, 412], JSON.stringify(answers));
+    // The next round reads the winner's tag from every instance.
+    await within(1000, async () => {
+      const now = await Promise.all(instances.map(async ({ url }) => (await fetch(`${url}/api/v1/actors/${actor}`, { headers: { Authorization: `Bearer ${maintainer}` } })).headers.get('etag')));
+      return now.every((tag) => tag === now[0] && tag !== tags[0]);
+    });
+  }
+});
+
 test('the anonymous budget holds for the cluster, not per instance', async () => {
   const client = new Redis(redis.url);
   const keys = await client.keys('rate:anonymous:*');
@@ -118,6 +166,9 @@ test('Redis stopped: reads go on, account requests are 503 with Retry-After; Red
     assert.match(refused.headers.get('retry-after') ?? '', /^\d+$/);
     assert.match(String(refused.body.message), /^The accounts store is unreachable/);
     assert.is((await post(alive[1]!.url, '/api/v1/auth/register', newUser('during_outage'))).status, 503);
+    const catalogWrite = await write(alive[0]!.url, 'POST', '/api/v1/games', { name: 'Written During The Outage', language: 'en-US' });
+    assert.is(catalogWrite.status, 503);
+    assert.match(String(catalogWrite.body.message), /^The catalog change could not be saved \(Redis: /);
   } finally {
     await redis.start();
   }

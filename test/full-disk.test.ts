@@ -5,6 +5,7 @@ import { promisify } from 'node:util';
 import { Redis } from 'ioredis';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
+import { tokenWithRole } from './helpers/admin.ts';
 import { RedisServer } from '../scripts/lib/redis-server.ts';
 import { freePort } from '../scripts/bench/ports.ts';
 import { newUser, post, type Answer } from './helpers/accounts-app.ts';
@@ -105,7 +106,7 @@ test('a corrupt accounts file refuses the boot, naming the kept previous version
   }
 });
 
-test('a Redis that cannot persist (its disk full: MISCONF) makes a registration a 503, never a 201', async () => {
+test('a Redis that cannot persist (its disk full: MISCONF) makes a registration or a catalog write a 503, never a 2xx', async () => {
   const { dir, unmount } = await smallDisk('1m');
   // Snapshots on the small disk, and writes stopped when one fails (Redis's default rule).
   const redis = new RedisServer(await freePort(), dir, ['--appendonly', 'no', '--save', '3600 1', '--stop-writes-on-bgsave-error', 'yes']);
@@ -116,6 +117,7 @@ test('a Redis that cannot persist (its disk full: MISCONF) makes a registration 
     try {
       const before = await post(app.url, REGISTER, newUser('before'));
       assert.is(before.status, 201, JSON.stringify(before.body));
+      const maintainer = await tokenWithRole(app, 'MAINTAINER', 'curator');
       assert.is(String(((await client.config('GET', 'dir')) as string[])[1]), dir);
       const filler = await fill(dir);
       await client.bgsave();
@@ -124,11 +126,17 @@ test('a Redis that cannot persist (its disk full: MISCONF) makes a registration 
       assert.is(refused.status, 503, JSON.stringify(refused.body));
       assert.match(String(refused.body.message), /^The accounts could not be saved \(Redis: MISCONF/);
       assert.is((await post(app.url, '/api/v1/auth/authenticate', { username: 'user_during', password: 'password of during' })).status, 401);
+      const version = app.served.current.catalog.version;
+      const write = await post(app.url, '/api/v1/locations', { name: 'Written Onto A Full Disk' }, { Authorization: `Bearer ${maintainer}` });
+      assert.is(write.status, 503, JSON.stringify(write.body));
+      assert.match(String(write.body.message), /^The catalog change could not be saved \(Redis: MISCONF/);
+      assert.is(app.served.current.catalog.version, version, 'nothing was applied');
       await rm(filler);
       await client.bgsave();
       for (let i = 0; i < 200 && !/rdb_last_bgsave_status:ok/.test(await client.info('persistence')); i++) await new Promise((r) => setTimeout(r, 25));
       const after = await post(app.url, REGISTER, newUser('after'));
       assert.is(after.status, 201, JSON.stringify(after.body));
+      assert.is((await post(app.url, '/api/v1/locations', { name: 'Written Once There Is Room' }, { Authorization: `Bearer ${maintainer}` })).status, 201);
     } finally {
       await app.close();
     }

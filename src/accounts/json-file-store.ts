@@ -1,11 +1,10 @@
 import { existsSync, watch, type FSWatcher } from 'node:fs';
-import { stat } from 'node:fs/promises';
 import { basename, dirname } from 'node:path';
 import { Low } from 'lowdb';
-import { lock } from 'proper-lockfile';
 import { removeLeftovers } from '../lib/whole-file.ts';
 import type { Account } from './account.ts';
 import { accountsFileProblem, type AccountsData } from './accounts-file.ts';
+import { fileVersion, underLock } from './file-lock.ts';
 import { keepPrivate, makeParentFolders } from './private-file.ts';
 import { AccountsNotSaved, type AccountChanges, type AccountKey, type AccountStore, type TakenField } from './store.ts';
 import { StoreFileError, SyncedJsonFile } from './synced-json-file.ts';
@@ -28,17 +27,6 @@ function snapshot(accounts: readonly Account[], version: string): Snapshot {
     byEmail: new Map(accounts.map((a) => [a.email.toLowerCase(), a])),
     version,
   };
-}
-
-/** Changes whenever the file is replaced (each write renames a new inode over it). */
-async function versionOf(file: string): Promise<string> {
-  try {
-    const { ino, size, mtimeMs, ctimeMs } = await stat(file);
-    return `${ino}:${size}:${mtimeMs}:${ctimeMs}`;
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return 'missing';
-    throw new StoreFileError(file, `cannot be read (${(error as NodeJS.ErrnoException).code})`);
-  }
 }
 
 /** How often the file is checked for changes made by another process (`npm run accounts`). */
@@ -155,7 +143,7 @@ export class JsonFileAccountStore implements AccountStore {
   async #reload(): Promise<void> {
     // The version is taken before reading: if the file is replaced in between, the next
     // check sees a newer version and reads again, rather than trusting stale content.
-    const version = await versionOf(this.file);
+    const version = await fileVersion(this.file);
     if (version === this.#state.version) return;
     if (version === 'missing') {
       this.#state = snapshot([], version);
@@ -172,15 +160,8 @@ export class JsonFileAccountStore implements AccountStore {
    * writes `next` when it returns one. Resolves after the write is on disk.
    */
   #change<T>(decide: (state: Snapshot) => { result: T; next?: Account[] }): Promise<T> {
-    return this.#queue.run(async () => {
-      const release = await lock(this.file, {
-        realpath: false,
-        // A lock left by a killed process is taken over once `stale` ms old; the retries wait that long.
-        stale: 5_000,
-        retries: { retries: 150, factor: 1, minTimeout: 50, maxTimeout: 50 },
-        onCompromised: (error) => this.warn(`lock on ${this.file} compromised: ${error.message}`),
-      });
-      try {
+    return this.#queue.run(() =>
+      underLock(this.file, this.warn, async () => {
         await this.#reload();
         const { result, next } = decide(this.#state);
         if (next) {
@@ -193,12 +174,10 @@ export class JsonFileAccountStore implements AccountStore {
             this.warn(`accounts not saved: writing ${this.file} failed (${reason}); the file is unchanged`);
             throw new AccountsNotSaved(this.file, reason);
           }
-          this.#state = snapshot(next, await versionOf(this.file));
+          this.#state = snapshot(next, await fileVersion(this.file));
         }
         return result;
-      } finally {
-        await release();
-      }
-    });
+      }),
+    );
   }
 }

@@ -1,7 +1,11 @@
+import type { Redis } from 'ioredis';
 import type { Logger } from '../config/logger.ts';
 import { connectRedis, shownRedis } from '../lib/redis.ts';
 import { HashSlots } from './hash-slots.ts';
 import { JsonFileAccountStore } from './json-file-store.ts';
+import { JsonFileOverlayStore } from './overlay-file-store.ts';
+import { RedisOverlayStore } from './overlay-redis-store.ts';
+import type { OverlayStore } from './overlay-store.ts';
 import { jwtSecret } from './jwt-secret.ts';
 import { PasswordHasher } from './password-hasher.ts';
 import { scryptParams } from './passwords.ts';
@@ -37,7 +41,7 @@ export function passwordHasher(options: Pick<AccountOptions, 'scryptN' | 'hashes
 }
 
 /** Warns, in one line, when the Redis holding the accounts would lose them on a restart. */
-async function checkPersistence(redis: Awaited<ReturnType<typeof connectRedis>>, where: string, log: Logger): Promise<void> {
+async function checkPersistence(redis: Redis, where: string, log: Logger): Promise<void> {
   try {
     const [, appendonly] = (await redis.config('GET', 'appendonly')) as [string, string];
     const [, save] = (await redis.config('GET', 'save')) as [string, string];
@@ -50,6 +54,27 @@ async function checkPersistence(redis: Awaited<ReturnType<typeof connectRedis>>,
 }
 
 /**
+ * A Redis client for `what`, connected: the first connection is awaited so that a wrong
+ * REDIS_URL shows at boot, not at the first request that needs it.
+ */
+async function readyRedis(options: { url: string; timeoutMs: number }, where: string, what: string, log: Logger): Promise<Redis> {
+  const redis = await connectRedis(options.url, {
+    timeoutMs: options.timeoutMs,
+    onDown: (error) => log.warn(`${where} unreachable (${error.message}): reads go on, ${what} answer 503 until it returns`),
+    onBack: () => log.warn(`${where} is back: ${what} are served again`),
+  });
+  await new Promise<void>((resolve, reject) => {
+    if (redis.status === 'ready') return resolve();
+    const timer = setTimeout(() => reject(new Error(`${where} did not answer within 5 s`)), 5000);
+    redis.once('ready', () => {
+      clearTimeout(timer);
+      resolve();
+    });
+  });
+  return redis;
+}
+
+/**
  * The accounts store these options name. Rejects with a message naming the file, or the
  * Redis, that cannot be used.
  *
@@ -59,23 +84,23 @@ async function checkPersistence(redis: Awaited<ReturnType<typeof connectRedis>>,
 export async function openStore(options: StoreOptions, log: Logger): Promise<AccountStore> {
   if (options.kind === 'file') return JsonFileAccountStore.open(options.file, log.warn);
   const where = `redis ${shownRedis(options.url)} (accounts)`;
-  const redis = await connectRedis(options.url, {
-    timeoutMs: options.timeoutMs,
-    onDown: (error) => log.warn(`${where} unreachable (${error.message}): reads go on, account requests answer 503 until it returns`),
-    onBack: () => log.warn(`${where} is back: accounts are served again`),
-  });
-  // The first connection is awaited so a wrong REDIS_URL shows at boot, not at the first sign-in.
-  await new Promise<void>((resolve, reject) => {
-    if (redis.status === 'ready') return resolve();
-    const timer = setTimeout(() => reject(new Error(`${where} did not answer within 5 s`)), 5000);
-    redis.once('ready', () => {
-      clearTimeout(timer);
-      resolve();
-    });
-  });
+  const redis = await readyRedis(options, where, 'account requests', log);
   await checkPersistence(redis, where, log);
   log.info(`accounts: shared through ${where}`);
   return RedisAccountStore.open(redis);
+}
+
+/**
+ * The catalog overlay beside the accounts: `file` for the file store, the accounts' Redis
+ * otherwise. Rejects with a message naming the file, or the Redis, that cannot be used.
+ *
+ * @example
+ * const overlay = await openOverlay({ kind: 'file', file: 'var/accounts.json' }, 'var/catalog-overlay.json', log);
+ */
+export async function openOverlay(store: StoreOptions, file: string, log: Logger): Promise<OverlayStore> {
+  if (store.kind === 'file') return JsonFileOverlayStore.open(file, log.warn);
+  const redis = await readyRedis(store, `redis ${shownRedis(store.url)} (catalog overlay)`, 'catalog writes', log);
+  return new RedisOverlayStore(redis, redis.duplicate({ enableOfflineQueue: true }));
 }
 
 /**

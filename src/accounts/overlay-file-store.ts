@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { Low } from 'lowdb';
 import { removeLeftovers } from '../lib/whole-file.ts';
 import { compileValidator } from '../lib/validators.ts';
+import { fileVersion, underLock } from './file-lock.ts';
 import { makeParentFolders } from './private-file.ts';
 import { OverlayNotSaved, type OverlayStore, type OverlayWrite } from './overlay-store.ts';
 import { StoreFileError, SyncedJsonFile } from './synced-json-file.ts';
@@ -9,6 +10,8 @@ import { WriteQueue } from './write-queue.ts';
 
 interface OverlayData {
   writes: OverlayWrite[];
+  /** The last write `catalog export` folded into data/: numbering goes on after it. */
+  exported?: number;
 }
 
 const validate = compileValidator<OverlayData>({
@@ -35,6 +38,7 @@ const validate = compileValidator<OverlayData>({
         required: ['seq', 'at', 'account', 'request', 'changes'],
       },
     },
+    exported: { type: 'integer', minimum: 1 },
   },
   required: ['writes'],
 });
@@ -42,7 +46,9 @@ const validate = compileValidator<OverlayData>({
 /**
  * The catalog overlay in one lowdb JSON file beside the accounts file, for one instance.
  * Each append writes the whole file the way the accounts file is written (whole or not at
- * all, flushed, the previous version kept as `<file>.previous`) before it resolves.
+ * all, flushed, the previous version kept as `<file>.previous`) before it resolves. The
+ * server and `npm run catalog -- export` may share the file: each change holds its lock file
+ * and starts from what is on disk.
  *
  * @example
  * const overlay = await JsonFileOverlayStore.open('var/catalog-overlay.json', log.warn);
@@ -50,8 +56,12 @@ const validate = compileValidator<OverlayData>({
 export class JsonFileOverlayStore implements OverlayStore {
   readonly #db: Low<OverlayData>;
   readonly #queue = new WriteQueue();
+  #version = 'not read';
 
-  private constructor(readonly file: string) {
+  private constructor(
+    readonly file: string,
+    private readonly warn: (line: string) => void,
+  ) {
     this.#db = new Low(new SyncedJsonFile<OverlayData>(file), { writes: [] });
   }
 
@@ -60,18 +70,12 @@ export class JsonFileOverlayStore implements OverlayStore {
     await makeParentFolders(file);
     const leftovers = await removeLeftovers(file);
     if (leftovers.length) warn(`removed what an interrupted write of ${file} left: ${leftovers.join(', ')}`);
-    const store = new JsonFileOverlayStore(file);
-    try {
-      await store.#db.read();
-    } catch (error) {
+    const store = new JsonFileOverlayStore(file, warn);
+    await store.#reload().catch((error: Error) => {
       const previous = `${file}.previous`;
       if (!(error instanceof StoreFileError) || !existsSync(previous)) throw error;
       throw new StoreFileError(file, `${error.message.slice(file.length + 2)}. The version before the last write is kept: restore it with  cp ${previous} ${file}`);
-    }
-    if (!validate(store.#db.data)) {
-      const first = validate.errors![0]!;
-      throw new StoreFileError(file, `not a catalog overlay (${first.instancePath || 'top level'}: ${first.message}); move it away to start with no changes`);
-    }
+    });
     return store;
   }
 
@@ -80,32 +84,55 @@ export class JsonFileOverlayStore implements OverlayStore {
   }
 
   append(write: Omit<OverlayWrite, 'seq'>, after: number): Promise<{ seq: number } | { behind: OverlayWrite[] }> {
-    return this.#queue.run(async () => {
-      const writes = this.#db.data.writes;
-      const last = writes.at(-1)?.seq ?? 0;
+    return this.#change(async ({ writes, exported }) => {
+      const last = writes.at(-1)?.seq ?? exported ?? 0;
       if (last !== after) return { behind: writes.filter((w) => w.seq > after) };
       const next = { ...write, seq: last + 1 };
-      await this.#save([...writes, next]);
+      await this.#save({ writes: [...writes, next], ...(exported ? { exported } : {}) });
       return { seq: next.seq };
     });
   }
 
-  clear(): Promise<void> {
-    return this.#queue.run(() => this.#save([]));
+  fold(through: number): Promise<void> {
+    return this.#change(({ writes, exported }) => this.#save({ writes: writes.filter((w) => w.seq > through), exported: Math.max(through, exported ?? 0) }));
   }
 
   onChange(): void {}
 
   close(): void {}
 
-  async #save(writes: OverlayWrite[]): Promise<void> {
+  /** Runs `change` on the file's content as it is on disk, in the queue and under the lock file. */
+  #change<T>(change: (data: OverlayData) => Promise<T>): Promise<T> {
+    return this.#queue.run(() =>
+      underLock(this.file, this.warn, async () => {
+        await this.#reload();
+        return change(this.#db.data);
+      }),
+    );
+  }
+
+  async #reload(): Promise<void> {
+    const version = await fileVersion(this.file);
+    if (version === this.#version) return;
+    await this.#db.read();
+    if (!validate(this.#db.data)) {
+      const first = validate.errors![0]!;
+      throw new StoreFileError(this.file, `not a catalog overlay (${first.instancePath || 'top level'}: ${first.message}); move it away to start with no changes`);
+    }
+    this.#version = version;
+  }
+
+  async #save(data: OverlayData): Promise<void> {
     const kept = this.#db.data;
-    this.#db.data = { writes };
+    this.#db.data = data;
     try {
       await this.#db.write();
+      this.#version = await fileVersion(this.file);
     } catch (error) {
       this.#db.data = kept;
-      throw new OverlayNotSaved(this.file, (error as NodeJS.ErrnoException).code ?? (error as Error).message);
+      const reason = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
+      this.warn(`catalog change not saved: writing ${this.file} failed (${reason}); the file is unchanged`);
+      throw new OverlayNotSaved(this.file, reason);
     }
   }
 }

@@ -26,8 +26,11 @@ export interface OverlayStore {
    * writes this process has not seen yet, to apply before trying again.
    */
   append(write: Omit<OverlayWrite, 'seq'>, after: number): Promise<{ seq: number } | { behind: OverlayWrite[] }>;
-  /** Forgets every write (after `catalog export` folded them into data/). */
-  clear(): Promise<void>;
+  /**
+   * Forgets the writes up to `through`, which `npm run catalog -- export` folded into data/.
+   * Later writes and the numbering stay, so running instances go on as they were.
+   */
+  fold(through: number): Promise<void>;
   /** Calls `listener` when another process may have appended (Redis); the file store has no other writer. */
   onChange(listener: () => void): void;
   close(): void;

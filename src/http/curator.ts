@@ -1,5 +1,5 @@
 import type { Caller } from '../accounts/account.ts';
-import type { OverlayStore, OverlayWrite } from '../accounts/overlay-store.ts';
+import { OverlayNotSaved, type OverlayStore, type OverlayWrite } from '../accounts/overlay-store.ts';
 import { applyChanges } from '../catalog/edit/apply.ts';
 import { Draft } from '../catalog/edit/draft.ts';
 import type { WriteOutcome } from '../catalog/edit/operations.ts';
@@ -31,6 +31,8 @@ export interface WriteRequest<T extends WriteOutcome> {
 export class Curator {
   readonly #queue = new WriteQueue();
   #seq = 0;
+  /** Whether the failure to follow other instances' writes was already reported (once until it works again). */
+  #behindReported = false;
 
   private constructor(
     private readonly served: ServedCatalog,
@@ -43,7 +45,15 @@ export class Curator {
   static async open(served: ServedCatalog, overlay: OverlayStore, log: Logger): Promise<Curator> {
     const curator = new Curator(served, overlay, served.current.catalog.version, log);
     await curator.#catchUp(await overlay.since(0));
-    overlay.onChange(() => void curator.sync().catch((error: Error) => log.warn(`catalog changes from other instances not applied yet: ${error.message}`)));
+    overlay.onChange(() =>
+      void curator.sync().then(
+        () => (curator.#behindReported = false),
+        (error: Error) => {
+          if (!curator.#behindReported) log.warn(`catalog changes from other instances not applied yet: ${error.message}`);
+          curator.#behindReported = true;
+        },
+      ),
+    );
     return curator;
   }
 
@@ -61,6 +71,8 @@ export class Curator {
         const kept = { at: new Date().toISOString(), account: { uuid: request.caller.uuid, username: request.caller.username }, request: request.request, changes: outcome.changes };
         const appended = await this.overlay.append(kept, this.#seq);
         if ('behind' in appended) {
+          // Never an endless loop: an overlay that ends before this instance's last write lost writes.
+          if (appended.behind.length === 0) throw new OverlayNotSaved('the overlay', `it ends before write ${this.#seq}, which this instance applied: was it emptied? Restart the instances`);
           // Another instance wrote first: catch up, then stage again on what it left.
           await this.#catchUp(appended.behind);
           continue;

@@ -20,6 +20,17 @@ export function startServer(env: Record<string, string>, script = 'src/main.ts')
   return { child, output: () => output };
 }
 
+/** Runs a script of the project (`scripts/…`, through tsx as `npm run` does) to completion. */
+export async function runScript(script: string, args: string[], env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', script, ...args], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  child.stdout!.on('data', (chunk) => (stdout += chunk));
+  child.stderr!.on('data', (chunk) => (stderr += chunk));
+  const [code] = (await once(child, 'exit')) as [number | null];
+  return { code, stdout, stderr };
+}
+
 /** Runs the server until it exits by itself; resolves with its exit code and output. */
 export async function runToExit(env: Record<string, string>): Promise<{ code: number | null; output: string }> {
   const { child, output } = startServer(env);

@@ -2,7 +2,7 @@ import type { Catalog } from '../catalog.ts';
 import { FAMILIES } from '../families.ts';
 import { applyChanges } from './apply.ts';
 import { checkEdit } from './check-edit.ts';
-import { Draft, fingerprint, type RowChange } from './draft.ts';
+import { Draft, fingerprint, type Row, type RowChange } from './draft.ts';
 
 /** A write kept in the overlay, as replay needs it. */
 export interface KeptWrite {
@@ -11,6 +11,20 @@ export interface KeptWrite {
   account: { username: string };
   request: string;
   changes: RowChange[];
+}
+
+/** A kept write that applied, with the row each of its changes replaced (undefined: none). */
+export interface AppliedWrite {
+  write: KeptWrite;
+  previous: (Row | undefined)[];
+}
+
+/** What replaying the overlay gave: the catalog, its net changes over the base, what applied and what was left out. */
+export interface Replayed {
+  catalog: Catalog;
+  changes: RowChange[];
+  applied: AppliedWrite[];
+  skipped: { write: KeptWrite; reason: string }[];
 }
 
 /** The row a change replaces, as the draft has it now. */
@@ -38,9 +52,10 @@ function stale(draft: Draft, write: KeptWrite): string | undefined {
  * @example
  * const { catalog, skipped } = replayWrites(base, writes, `${base.version}.${writes.length}`);
  */
-export function replayWrites(base: Catalog, writes: readonly KeptWrite[], version: string): { catalog: Catalog; skipped: { write: KeptWrite; reason: string }[] } {
+export function replayWrites(base: Catalog, writes: readonly KeptWrite[], version: string): Replayed {
   const draft = new Draft(base);
-  const skipped: { write: KeptWrite; reason: string }[] = [];
+  const applied: AppliedWrite[] = [];
+  const skipped: Replayed['skipped'] = [];
   for (const write of writes) {
     const reason = stale(draft, write);
     if (reason) {
@@ -48,6 +63,7 @@ export function replayWrites(base: Catalog, writes: readonly KeptWrite[], versio
       continue;
     }
     const restore = draft.mark();
+    const previous = write.changes.map((change) => current(draft, change));
     for (const change of write.changes) {
       if (change.language === undefined) draft.setRecord(change.family, change.uuid, change.after);
       else draft.setTranslation(change.family, change.uuid, change.language, change.after);
@@ -57,8 +73,8 @@ export function replayWrites(base: Catalog, writes: readonly KeptWrite[], versio
     if (problems.length) {
       restore();
       skipped.push({ write, reason: problems.map((p) => `${p.uuid ?? p.file}${p.path ?? ''}: ${p.message}`).join('; ') });
-    }
+    } else applied.push({ write, previous });
   }
   const changes = draft.changes();
-  return { catalog: changes.length ? applyChanges(base, changes, version) : base, skipped };
+  return { catalog: changes.length ? applyChanges(base, changes, version) : base, changes, applied, skipped };
 }
