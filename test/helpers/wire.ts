@@ -1,4 +1,5 @@
 import { connect } from 'node:net';
+import { gunzipSync } from 'node:zlib';
 
 /** An answer read off the wire: status line, headers by lower-case name, body text. */
 export interface WireAnswer {
@@ -45,6 +46,53 @@ export function exchange(port: number, chunks: string | string[], { waitMs = 200
         socket.write(chunk);
         if (gapMs) await new Promise((r) => setTimeout(r, gapMs));
       }
+    });
+  });
+}
+
+/** Whether `bytes` hold one whole HTTP/1.1 answer (by Content-Length, chunked end, or no body). */
+function complete(bytes: Buffer): boolean {
+  const end = bytes.indexOf('\r\n\r\n');
+  if (end < 0) return false;
+  const { status, headers } = parseAnswer(bytes.subarray(0, end + 4).toString('latin1'));
+  const body = bytes.length - end - 4;
+  if (status === 204 || status === 304) return true;
+  if (headers['content-length'] !== undefined) return body >= Number(headers['content-length']);
+  return headers['transfer-encoding'] === 'chunked' && bytes.subarray(-5).toString('latin1') === '0\r\n\r\n';
+}
+
+/**
+ * Sends `request` (exact bytes, as a recorded client sent them) on a fresh keep-alive
+ * connection and resolves with the answer once it is whole, its body decoded from chunks and
+ * gzip as a client would.
+ */
+export function replay(port: number, request: string): Promise<{ status: number; headers: Record<string, string>; body: string }> {
+  return new Promise((resolve, reject) => {
+    const socket = connect(port, '127.0.0.1');
+    const chunks: Buffer[] = [];
+    socket.on('error', reject);
+    socket.on('connect', () => socket.write(request));
+    socket.on('data', (chunk: Buffer) => {
+      chunks.push(chunk);
+      const bytes = Buffer.concat(chunks);
+      if (!complete(bytes)) return;
+      socket.destroy();
+      const end = bytes.indexOf('\r\n\r\n');
+      const { status, headers } = parseAnswer(bytes.subarray(0, end + 4).toString('latin1'));
+      let body = bytes.subarray(end + 4);
+      if (headers['transfer-encoding'] === 'chunked') {
+        const parts: Buffer[] = [];
+        for (let at = 0; ; ) {
+          const line = body.indexOf('\r\n', at);
+          const size = parseInt(body.subarray(at, line).toString('latin1'), 16);
+          if (!size) break;
+          parts.push(body.subarray(line + 2, line + 2 + size));
+          at = line + 2 + size + 2;
+        }
+        body = Buffer.concat(parts);
+      }
+      if (headers['content-encoding'] === 'gzip') body = gunzipSync(body);
+      resolve({ status, headers, body: body.toString('utf8') });
     });
   });
 }
