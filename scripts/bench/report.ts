@@ -3,6 +3,8 @@ import type { BootFigures, Both, ScaleRow } from './scale.ts';
 import type { Variant } from './scenarios.ts';
 import type { Figures, ThroughputRow } from './throughput.ts';
 import { soakVerdict, type SoakResult } from './soak.ts';
+import type { LatencyFigures, UnderWritesFigures, WritesOptions } from './writes.ts';
+import { median } from './load.ts';
 
 const int = (n: number) => Math.round(n).toLocaleString('en-US');
 const ms = (n: number) => `${n.toFixed(n < 10 ? 1 : 0)}`;
@@ -164,4 +166,27 @@ export function soakTable(results: SoakResult[], sampleSeconds: number): string 
     ];
   });
   return table(['traffic', 'cache MB', 'requests', 'boot RSS MB', 'RSS MB (each minute)', 'highest RSS MB', 'flat at the end', 'after a GC (MB)'], rows);
+}
+
+/**
+ * The two tables of `npm run bench:writes`: write latency on a generated catalog against the
+ * 50 ms p99 target, then reads alone and beside writes against the 0.9× target.
+ */
+export function writesTables(latency: LatencyFigures, reads: UnderWritesFigures[], options: WritesOptions): string {
+  const latencyTable = table(
+    ['records', 'writes timed', 'p50 ms', 'p99 ms (target < 50)', 'max ms', 'overlay file after'],
+    [[int(latency.records), int(latency.writes), ms(latency.p50), `${ms(latency.p99)} ${latency.p99 < 50 ? '✓' : '✗'}`, ms(latency.max), `${(latency.overlayBytes / 1024).toFixed(0)} KB`]],
+  );
+  const readsTable = table(
+    ['read', 'req/s alone (median)', 'req/s beside writes (median)', 'ratio (target ≥ 0.9)', 'writes/s taken'],
+    reads.map((row) => {
+      const rps = (list: { rps: number }[]) => median(list.map((m) => m.rps));
+      return [`\`${row.path}\``, int(rps(row.alone)), int(rps(row.beside)), `${row.ratio.toFixed(2)} ${row.ratio >= 0.9 ? '✓' : '✗'}`, row.writeRate.toFixed(1)];
+    }),
+  );
+  const note =
+    `Writes: one client, one after another, a repeating mix of an actor's PATCH, an episode's translated-title PATCH and a soundtrack's POST, ` +
+    `each timed from the request to the whole answer (staged, checked, written to the overlay file and flushed, then served), after 10 untimed. ` +
+    `Reads: autocannon, ${options.connections} connections, ${options.seconds} s per round, ${options.rounds} rounds alone and ${options.rounds} beside ${options.writesPerSecond} writes a second, alternated; the embedded catalog, the compiled server with its defaults (limits on).`;
+  return `${latencyTable}\n\n${readsTable}\n\n${note}`;
 }

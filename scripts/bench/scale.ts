@@ -44,7 +44,7 @@ export interface ScaleRow extends BootFigures {
 }
 
 /** A generated catalog of about `records` records under `workDir`, made once per size. */
-async function catalogOf(records: number, workDir: string, progress: (line: string) => void): Promise<string> {
+export async function catalogOf(records: number, workDir: string, progress: (line: string) => void): Promise<string> {
   const dir = join(workDir, `catalog-${records}`);
   const marker = join(dir, '.complete');
   try {

@@ -1,0 +1,150 @@
+import { mkdtemp, rm, stat } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { openStore, passwordHasher } from '../../src/accounts/open.ts';
+import { createAccount, readRegisterBody } from '../../src/accounts/service.ts';
+import { createLogger } from '../../src/config/logger.ts';
+import { compiledServer, startChild, type Child } from './child.ts';
+import { drive, median, type Measure } from './load.ts';
+import { freePort } from './ports.ts';
+import { catalogOf } from './scale.ts';
+
+export interface WritesOptions {
+  /** Records of the generated catalog the write latency is measured on. */
+  records: number;
+  /** Writes timed, one after another. */
+  writes: number;
+  /** Rounds of reads alone and reads beside writes, alternated. */
+  rounds: number;
+  seconds: number;
+  connections: number;
+  writesPerSecond: number;
+  workDir: string;
+  progress: (line: string) => void;
+}
+
+export interface LatencyFigures {
+  records: number;
+  writes: number;
+  p50: number;
+  p99: number;
+  max: number;
+  overlayBytes: number;
+}
+
+export interface UnderWritesFigures {
+  path: string;
+  alone: Measure[];
+  beside: Measure[];
+  /** Writes answered 2xx during the rounds beside writes, per second. */
+  writeRate: number;
+  /** median(beside req/s) ÷ median(alone req/s). */
+  ratio: number;
+}
+
+/** The compiled server as deployed (limits on, writes on) on `dataDir`, with a MAINTAINER token. */
+async function curatedServer(dataDir: string | undefined, progress: (line: string) => void): Promise<{ server: Child; base: string; token: string; folder: string }> {
+  const folder = await mkdtemp(join(tmpdir(), 'bench-writes-'));
+  const env = { ACCOUNTS_FILE: join(folder, 'accounts.json'), ...(dataDir ? { DATA_DIR: dataDir } : {}), RATE_LIMIT_MAINTAINER: '100000000', RATE_LIMIT_ANONYMOUS: '1000000000' };
+  progress('creating a MAINTAINER account');
+  // As `npm run accounts -- create --role MAINTAINER` does it, straight into the server's file.
+  const store = await openStore({ kind: 'file', file: env.ACCOUNTS_FILE }, createLogger({ level: 'warn', format: 'text' }));
+  const body = readRegisterBody({ username: 'bench', email: 'bench@example.org', password: 'the bench password', first_name: 'Bench', last_name: 'Mark', role: 'MAINTAINER' });
+  await createAccount(store, body, passwordHasher({ scryptN: 2 ** 17, hashes: { concurrent: 1, queued: 0 } }));
+  store.close();
+  const port = await freePort();
+  const server = await startChild(compiledServer(), { ...env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn' }, `http://127.0.0.1:${port}/api/ping`);
+  const base = `http://127.0.0.1:${port}`;
+  const signIn = await fetch(`${base}/api/v1/auth/authenticate`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ username: 'bench', password: 'the bench password' }) });
+  const { token } = (await signIn.json()) as { token: string };
+  return { server, base, token, folder };
+}
+
+/** The n-th write of a repeating mix: an actor's field, an episode's translated title, a new soundtrack. */
+function nthWrite(n: number, actors: string[], episodes: string[]): { method: string; path: string; body: unknown } {
+  if (n % 3 === 0) return { method: 'PATCH', path: `/api/v1/actors/${actors[n % actors.length]}`, body: { nationality: `Nation ${n}` } };
+  if (n % 3 === 1) return { method: 'PATCH', path: `/api/v1/episodes/${episodes[n % episodes.length]}`, body: { language: 'en-US', title: `Title ${n}` } };
+  return { method: 'POST', path: '/api/v1/soundtracks', body: { name: `Bench Theme ${n}`, duration: 180_000 + n } };
+}
+
+async function send(base: string, token: string, write: { method: string; path: string; body: unknown }): Promise<number> {
+  const response = await fetch(base + write.path, { method: write.method, headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' }, body: JSON.stringify(write.body) });
+  await response.arrayBuffer();
+  if (response.status >= 300) throw new Error(`${write.method} ${write.path}: ${response.status}`);
+  return response.status;
+}
+
+async function uuids(base: string, family: string): Promise<string[]> {
+  return ((await (await fetch(`${base}/api/v1/${family}?size=50`)).json()) as { uuid: string }[]).map((record) => record.uuid);
+}
+
+const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
+
+/**
+ * Times `writes` writes, one after another, on a generated catalog of `records` records, from
+ * the request to the whole answer, as a client sees it: each is staged, checked, made durable
+ * in the overlay file and served before it is answered.
+ */
+export async function measureWriteLatency(options: WritesOptions): Promise<LatencyFigures> {
+  const dir = await catalogOf(options.records, options.workDir, options.progress);
+  const { server, base, token, folder } = await curatedServer(dir, options.progress);
+  try {
+    const [actors, episodes] = [await uuids(base, 'actors'), await uuids(base, 'episodes')];
+    for (let n = 0; n < 10; n++) await send(base, token, nthWrite(n, actors, episodes));
+    options.progress(`${options.records.toLocaleString('en-US')} records: timing ${options.writes} writes`);
+    const times: number[] = [];
+    for (let n = 10; n < 10 + options.writes; n++) {
+      const started = performance.now();
+      await send(base, token, nthWrite(n, actors, episodes));
+      times.push(performance.now() - started);
+    }
+    times.sort((a, b) => a - b);
+    const overlayBytes = (await stat(join(folder, 'catalog-overlay.json'))).size;
+    return { records: options.records, writes: options.writes, p50: percentile(times, 50), p99: percentile(times, 99), max: times.at(-1)!, overlayBytes };
+  } finally {
+    await server.stop();
+    await rm(folder, { recursive: true, force: true });
+  }
+}
+
+/**
+ * Reads of `paths` on the embedded catalog (the default configuration), `rounds` times alone
+ * and `rounds` times while one client writes `writesPerSecond` writes a second, alternated;
+ * the ratio of the medians says what the writes cost the readers.
+ */
+export async function measureReadsUnderWrites(paths: string[], options: WritesOptions): Promise<UnderWritesFigures[]> {
+  const { server, base, token, folder } = await curatedServer(undefined, options.progress);
+  try {
+    const [actors, episodes] = [await uuids(base, 'actors'), await uuids(base, 'episodes')];
+    const results: UnderWritesFigures[] = [];
+    let n = 0;
+    for (const path of paths) {
+      const alone: Measure[] = [];
+      const beside: Measure[] = [];
+      let written = 0;
+      await drive(base + path, {}, 200, { seconds: 1, connections: options.connections });
+      for (let round = 0; round < options.rounds; round++) {
+        options.progress(`reads of ${path}, round ${round + 1}: alone, then beside ${options.writesPerSecond} writes/s`);
+        alone.push(await drive(base + path, {}, 200, { seconds: options.seconds, connections: options.connections }));
+        let writing = true;
+        const writer = (async () => {
+          const every = 1000 / options.writesPerSecond;
+          for (let next = performance.now(); writing; next += every) {
+            await send(base, token, nthWrite(n++, actors, episodes));
+            written++;
+            await new Promise((resolve) => setTimeout(resolve, Math.max(0, next + every - performance.now())));
+          }
+        })();
+        beside.push(await drive(base + path, {}, 200, { seconds: options.seconds, connections: options.connections }));
+        writing = false;
+        await writer;
+      }
+      const rps = (list: Measure[]) => median(list.map((m) => m.rps));
+      results.push({ path, alone, beside, writeRate: written / (options.rounds * options.seconds), ratio: rps(beside) / rps(alone) });
+    }
+    return results;
+  } finally {
+    await server.stop();
+    await rm(folder, { recursive: true, force: true });
+  }
+}
