@@ -5,6 +5,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { FAMILIES } from '../src/catalog/families.ts';
 import { familyTag } from '../src/docs/catalog-paths.ts';
+import { tokenWithRole } from './helpers/admin.ts';
 import { offlineBrowser, type OfflineBrowser } from './helpers/browser.ts';
 import { dataFile, json, startApp, tempDir } from './helpers/http.ts';
 import type { Json } from './helpers/openapi.ts';
@@ -80,6 +81,28 @@ test('a by-uuid endpoint runs from "Try it out" without typing a uuid, and publi
   await answer.waitFor();
   assert.is((await answer.innerText()).trim(), '200');
   assert.match(await operation.locator('.live-responses-table .microlight').first().innerText(), String(first!.uuid));
+});
+
+test('"Try it out" writes with a MAINTAINER token: Authorize, then PATCH an actor from the page', async () => {
+  const token = await tokenWithRole(server, 'MAINTAINER', 'browser');
+  const [, second] = await dataFile('actors.json');
+  await page.locator('.auth-wrapper .authorize').first().click();
+  await page.locator('.modal-ux .auth-container input').first().fill(token);
+  await page.locator('.modal-ux .auth-btn-wrapper .authorize').click();
+  await page.locator('.modal-ux .btn-done').click();
+  const operation = page.locator('#operations-Actors-patchActor');
+  await operation.locator('.opblock-summary-control').click();
+  await operation.locator('.try-out__btn').click();
+  await operation.locator('tr[data-param-name="uuid"] input').fill(String(second!.uuid));
+  await operation.locator('.body-param__text').fill('{"nationality": "Written From The Reference Page"}');
+  await operation.locator('.execute').click();
+  const answer = operation.locator('.live-responses-table tbody .response-col_status').first();
+  await answer.waitFor();
+  assert.is((await answer.innerText()).trim(), '200', await operation.locator('.live-responses-table').innerText());
+  const read = await json<Json>(await server.get(`/api/v1/actors/${String(second!.uuid)}`));
+  assert.is(read.nationality, 'Written From The Reference Page');
+  await operation.locator('.live-responses-table').scrollIntoViewIfNeeded();
+  await page.screenshot({ path: join(dir, 'reference-try-it-out-write.png') });
 });
 
 test('nothing was fetched from outside the service, and the page reported no error', () => {

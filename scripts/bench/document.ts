@@ -4,7 +4,7 @@ import { cpus } from 'node:os';
 const FILE = 'docs/BENCHMARKS.md';
 const HEAD = `# Benchmarks
 
-Written by \`npm run bench\` and \`npm run bench:scale\`; each command replaces its own section.
+Written by \`npm run bench\`, \`npm run bench:scale\` and the other \`bench:\` scripts; each command replaces its own section.
 Targets are from the performance issue; ✓ met, ✗ missed.
 `;
 

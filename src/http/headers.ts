@@ -16,6 +16,8 @@ export const EXPOSED_HEADERS = [
   'RateLimit',
   'RateLimit-Policy',
   'WWW-Authenticate',
+  // A write's 201 names the new record here.
+  'Location',
 ];
 
 /** Headers every answer carries: error bodies echo the query, so no browser may sniff a type. */

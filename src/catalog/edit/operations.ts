@@ -71,8 +71,8 @@ function refuseServerFields(split: SplitBody): void {
  * A PATCH may repeat the server's fields as they are (HawAPI's Go SDK sends back the whole
  * record it read), never change them.
  */
-function refuseChangedServerFields(edit: Edit, name: FamilyName, uuid: string, record: Row, split: SplitBody): void {
-  const current: Row = { ...record, languages: edit.draft.languagesOf(name, uuid) };
+function refuseChangedServerFields(draft: Draft, name: FamilyName, uuid: string, record: Row, split: SplitBody): void {
+  const current: Row = { ...record, languages: draft.languagesOf(name, uuid) };
   const changed = Object.entries(split.server).filter(([field, value]) => JSON.stringify(value) !== JSON.stringify(current[field]));
   if (changed.length) {
     const parts = changed.map(([field, value]) => `/${field}: is the server's and cannot change (it is ${shown(current[field])}, the request says ${shown(value)})`);
@@ -119,7 +119,7 @@ export function patchRecord(draft: Draft, name: FamilyName, uuid: string, body: 
   if (Object.keys(patch).length === 0) throw new HttpError(400, 'Request body is an empty merge patch: name at least one field to change');
   const before = existing(draft, name, uuid);
   const split = splitBody(family, patch);
-  refuseChangedServerFields({ draft, now, conflicts: [] }, name, uuid, before, split);
+  refuseChangedServerFields(draft, name, uuid, before, split);
   const edit: Edit = { draft, now, conflicts: [] };
   let after: Row = { ...(mergePatch(before, split.own) as Row), uuid, href: before.href, updated_at: now };
   if (before.created_at !== undefined) after.created_at = before.created_at;

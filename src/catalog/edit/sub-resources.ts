@@ -1,6 +1,7 @@
 import { HttpError } from '../../lib/http-error.ts';
 import { capitalize } from '../../lib/text.ts';
 import { FAMILIES, type FamilyName } from '../families.ts';
+import { socialNamed, socialsOf, type Social } from '../socials.ts';
 import { bodyObject, shown } from './body.ts';
 import type { Draft, Row } from './draft.ts';
 import { mergePatch } from './merge-patch.ts';
@@ -73,17 +74,13 @@ export function deleteTranslation(draft: Draft, name: FamilyName, uuid: string, 
   return finish(edit, { family: name, uuid });
 }
 
-type Social = { social: string } & Row;
-
-const socialsOf = (record: Row) => (Array.isArray(record.socials) ? (record.socials as Social[]) : []);
-const sameName = (a: unknown, b: string) => typeof a === 'string' && a.toLowerCase() === b.toLowerCase();
 
 /** `POST /api/v1/actors/{uuid}/socials`: a social network the actor is not on yet (409 if it is). */
 export function createSocial(draft: Draft, uuid: string, body: unknown, now = writeTime()): WriteOutcome & { social: string } {
   const record = existing(draft, 'actors', uuid);
   const social = bodyObject(body, 'a social');
   const socials = socialsOf(record);
-  if (typeof social.social === 'string' && socials.some((s) => sameName(s.social, social.social as string))) {
+  if (typeof social.social === 'string' && socialNamed(record, social.social)) {
     throw new HttpError(409, `Actor '${uuid}' has a '${social.social}' social already; change it with PATCH …/socials/${social.social}`);
   }
   const edit: Edit = { draft, now, conflicts: [] };
@@ -91,8 +88,8 @@ export function createSocial(draft: Draft, uuid: string, body: unknown, now = wr
   return { ...finish(edit, { family: 'actors', uuid }), social: String(social.social) };
 }
 
-function socialNamed(record: Row, uuid: string, name: string): Social {
-  const found = socialsOf(record).find((s) => sameName(s.social, name));
+function existingSocial(record: Row, uuid: string, name: string): Social {
+  const found = socialNamed(record, name);
   if (!found) throw new HttpError(404, `Actor '${uuid}' has no social '${name}'`);
   return found;
 }
@@ -100,11 +97,12 @@ function socialNamed(record: Row, uuid: string, name: string): Social {
 /** `PATCH /api/v1/actors/{uuid}/socials/{social}`: a merge patch of one social. */
 export function patchSocial(draft: Draft, uuid: string, name: string, body: unknown, now = writeTime()): WriteOutcome & { social: string } {
   const record = existing(draft, 'actors', uuid);
-  const current = socialNamed(record, uuid, name);
+  const current = existingSocial(record, uuid, name);
   const patch = bodyObject(body, 'a merge patch of a social');
   if (Object.keys(patch).length === 0) throw new HttpError(400, 'Request body is an empty merge patch: name at least one field to change');
   const changed = mergePatch(current, patch) as Social;
-  if (typeof changed.social === 'string' && !sameName(changed.social, current.social) && socialsOf(record).some((s) => sameName(s.social, changed.social))) {
+  const taken = typeof changed.social === 'string' ? socialNamed(record, changed.social) : undefined;
+  if (taken && taken !== current) {
     throw new HttpError(409, `Actor '${uuid}' has a '${changed.social}' social already`);
   }
   const edit: Edit = { draft, now, conflicts: [] };
@@ -115,7 +113,7 @@ export function patchSocial(draft: Draft, uuid: string, name: string, body: unkn
 /** `DELETE /api/v1/actors/{uuid}/socials/{social}`. */
 export function deleteSocial(draft: Draft, uuid: string, name: string, now = writeTime()): WriteOutcome {
   const record = existing(draft, 'actors', uuid);
-  const current = socialNamed(record, uuid, name);
+  const current = existingSocial(record, uuid, name);
   const edit: Edit = { draft, now, conflicts: [] };
   const rest = socialsOf(record).filter((s) => s !== current);
   const { socials: _socials, ...without } = record;

@@ -4,6 +4,7 @@ import type { Caller } from '../../accounts/account.ts';
 import { createRecord, deleteRecord, patchRecord, type WriteOutcome } from '../../catalog/edit/operations.ts';
 import { createSocial, createTranslation, deleteSocial, deleteTranslation, patchSocial, patchTranslation } from '../../catalog/edit/sub-resources.ts';
 import { FAMILY_NAMES, family, type FamilyName } from '../../catalog/families.ts';
+import { socialNamed } from '../../catalog/socials.ts';
 import type { Draft } from '../../catalog/edit/draft.ts';
 import { HttpError } from '../../lib/http-error.ts';
 import type { AuthState } from '../bearer.ts';
@@ -13,7 +14,7 @@ import { jsonBody } from '../json-body.ts';
 import { positionOf, type RouteDeps } from './context.ts';
 import { overviewEntry } from './meta.ts';
 import { recordEntry } from './records.ts';
-import { socialEntry, type Social } from './socials.ts';
+import { socialEntry } from './socials.ts';
 import { translationEntry } from './translations.ts';
 
 /** What the write routes need besides the read routes' deps: the one place writes are taken. */
@@ -147,8 +148,7 @@ function socialWrites(router: Router, deps: WriteDeps, run: Run, uuidOf: (ctx: C
   const base = '/api/v1/actors/:uuid/socials';
   const socialOf = (uuid: string, name: string) => {
     const store = deps.served.current.catalog.store('actors');
-    const socials = (store.records[store.position(uuid)!]!.socials as Social[] | undefined) ?? [];
-    return socials.find((s) => s.social.toLowerCase() === name.toLowerCase());
+    return socialNamed(store.records[store.position(uuid)!]!, name);
   };
   const tags = (ctx: Context, uuid: string, name: string) =>
     ifMatch(ctx, () => {
