@@ -253,7 +253,7 @@ export async function startService(config: Config, catalog: Catalog | undefined,
   log.info(`listening on ${local} (bound to ${config.HOST})`);
   if (network.length) log.info(`on this machine's networks: ${network.join(', ')}`);
   if (config.WATCH_DATA) {
-    reloadOnChange(served, { dir: config.DATA_DIR, defaultLanguage: config.DEFAULT_LANGUAGE, ...(curator ? { replace: (next) => curator.rebase(next) } : {}) }, log);
+    reloadOnChange(served, { dir: config.DATA_DIR, defaultLanguage: config.DEFAULT_LANGUAGE, ...(curator ? { replace: (next) => curator.rebase(next) } : {}) }, log, catalog);
     log.info(`watching ${config.DATA_DIR}: every edit is checked and served without a restart`);
   }
   stopOnSignals(server, {

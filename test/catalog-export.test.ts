@@ -1,12 +1,12 @@
 import { createHash } from 'node:crypto';
 import { once } from 'node:events';
-import { cp, readdir, readFile } from 'node:fs/promises';
+import { cp, readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { post } from './helpers/accounts-app.ts';
 import { tempDir, TEST_ENV } from './helpers/http.ts';
-import { listeningUrl, ROOT, runScript, startServer } from './helpers/spawn.ts';
+import { listeningUrl, ROOT, runScript, runToExit, startServer } from './helpers/spawn.ts';
 
 type Json = Record<string, unknown>;
 
@@ -157,6 +157,39 @@ test('export round trip: folded into data/ in canonical form while the server ru
   await restart('SIGTERM');
   sameAnswers(await answers(), withLater, 'restarted on the exported data with an empty overlay');
   assert.match((await catalogCli('changes')).stdout, /no catalog writes kept in/);
+});
+
+test('a write that data/ changed since is left out at boot with a warning naming it; the server starts', async () => {
+  const actor = actors[7]!;
+  assert.is((await write('PATCH', `/api/v1/actors/${String(actor.uuid)}`, { nationality: 'Overlaid' })).status, 200);
+  server.child.kill('SIGTERM');
+  await once(server.child, 'exit');
+  const file = join(dataDir, 'actors.json');
+  const rows = JSON.parse(await readFile(file, 'utf8')) as Json[];
+  rows[7] = { ...rows[7], nationality: 'Edited In data/' };
+  await writeFile(file, `${JSON.stringify(rows, null, 2)}\n`);
+  server = startServer(ENV);
+  url = await listeningUrl(server);
+  assert.match(server.output(), new RegExp(`catalog write 8 \\(PATCH /api/v1/actors/${String(actor.uuid)} by curator at [^)]+\\) no longer applies and is left out: actor '${String(actor.uuid)}' in actors\\.json is not what it was when the write was made: data/ changed it since`));
+  assert.is(((await (await fetch(`${url}/api/v1/actors/${String(actor.uuid)}`)).json()) as Json).nationality, 'Edited In data/');
+  const listed = await catalogCli('changes');
+  assert.match(listed.stdout, /^#8 .*\n {4}left out, no longer applies: actor /m);
+  const refused = await catalogCli('export');
+  assert.is(refused.code, 1);
+  assert.match(refused.stderr, /1 write\(s\) no longer apply .* and would be lost/);
+});
+
+test('an overlay file that is not an overlay refuses the boot, untouched, naming it', async () => {
+  server.child.kill('SIGTERM');
+  await once(server.child, 'exit');
+  const broken = '{"writes": [{"seq": "one"}]}\n';
+  await writeFile(overlayFile, broken);
+  const refused = await runToExit(ENV);
+  assert.is.not(refused.code, 0);
+  assert.match(refused.output, new RegExp(`cannot open the catalog overlay: ${overlayFile}: not a catalog overlay \\(/writes/0`));
+  assert.is(await readFile(overlayFile, 'utf8'), broken);
+  server = startServer({ ...ENV, CATALOG_WRITES: 'off' });
+  url = await listeningUrl(server);
 });
 
 test.run();

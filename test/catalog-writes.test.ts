@@ -49,6 +49,22 @@ test('no token is a 401, BASIC and DEV are 403, MAINTAINER and ADMIN create (201
   }
 });
 
+test('the role matrix on every write route of the OpenAPI document: no token 401, BASIC and DEV 403', async () => {
+  const doc = (await (await app.get('/api/openapi.json')).json()) as { paths: Record<string, Record<string, { security?: unknown[] }>> };
+  const routes = Object.entries(doc.paths).flatMap(([path, item]) =>
+    Object.entries(item)
+      .filter(([method, operation]) => ['post', 'patch', 'delete'].includes(method) && operation.security?.length && !path.startsWith('/api/v1/auth'))
+      .map(([method]) => ({ method: method.toUpperCase(), path: path.replace('{uuid}', '0b9d3c0e-1c1e-4a5b-9c1d-2e3f4a5b6c7d').replace('{language}', 'pt-BR').replace('{social}', 'Instagram') })),
+  );
+  assert.ok(routes.length >= 30, `${routes.length} write routes documented`);
+  const version = app.served.current.catalog.version;
+  for (const { method, path } of routes) {
+    assert.is((await call(method, path, {}, {}, '')).status, 401, `${method} ${path} without a token`);
+    for (const [role, token] of [['BASIC', basic], ['DEV', dev]] as const) assert.is((await call(method, path, {}, {}, token)).status, 403, `${method} ${path} as ${role}`);
+  }
+  assert.is(app.served.current.catalog.version, version, 'nothing changed');
+});
+
 test('a created episode is answered as a GET answers it, joins its season and is listed, searched and counted at once', async () => {
   const before = (await (await app.get('/api/v1/overview')).json()) as { data_count: Record<string, number> };
   const made = await call('POST', '/api/v1/episodes', newEpisode('Harbour Lights Return'));

@@ -5,14 +5,15 @@ import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { tempDir } from './helpers/http.ts';
-import { listeningUrl, ROOT, startServer } from './helpers/spawn.ts';
+import { listeningUrl, ROOT, runScript, startServer } from './helpers/spawn.ts';
 
 type Row = Record<string, unknown>;
 
 // `npm run dev` on a copy of the embedded catalog, which the tests then edit.
 const data = join(await tempDir(), 'data');
 await cp(join(ROOT, 'data'), data, { recursive: true });
-const dev = startServer({ DATA_DIR: data, ACCOUNTS_FILE: join(await tempDir(), 'accounts.json'), RATE_LIMIT: 'off' }, 'scripts/dev.ts');
+const accountsFile = join(await tempDir(), 'accounts.json');
+const dev = startServer({ DATA_DIR: data, ACCOUNTS_FILE: accountsFile, RATE_LIMIT: 'off' }, 'scripts/dev.ts');
 const url = await listeningUrl(dev);
 
 const actors = JSON.parse(await readFile(join(data, 'actors.json'), 'utf8')) as Row[];
@@ -59,6 +60,24 @@ test('an edit in the translations folder is served too', async () => {
   const row = rows.find((r) => r.language === 'pt-BR')!;
   await writeJson(file, rows.map((r) => (r === row ? { ...r, title: 'Título editado' } : r)));
   await until('the edited translation', async () => (await served(`/api/v1/episodes/${row.episode_uuid}?language=pt-BR`)).body.title === 'Título editado');
+});
+
+test('a write made through the API is applied again over each edit of data/', async () => {
+  const made = await runScript('scripts/accounts.ts', ['create', '--username', 'curator', '--email', 'curator@example.org', '--role', 'MAINTAINER'], { ACCOUNTS_FILE: accountsFile, ACCOUNT_PASSWORD: 'the curator password' });
+  assert.is(made.code, 0, made.stderr);
+  const signIn = await fetch(`${url}/api/v1/auth/authenticate`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ username: 'curator', password: 'the curator password' }) });
+  const { token } = (await signIn.json()) as { token: string };
+  const created = await fetch(`${url}/api/v1/locations`, { method: 'POST', headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' }, body: JSON.stringify({ name: 'Made Under Dev' }) });
+  assert.is(created.status, 201);
+  const location = created.headers.get('location')!;
+  const edited = actors.map((a, i) => (i === 1 ? { ...a, last_name: 'Edited-after-a-write' } : i === 0 ? { ...a, last_name: 'Edited-in-dev' } : a));
+  await writeJson('actors.json', edited);
+  await until('the second edit', async () => (await served(`/api/v1/actors/${String(actors[1]!.uuid)}`)).body.last_name === 'Edited-after-a-write');
+  assert.is((await served(location)).body.name, 'Made Under Dev');
+  // Back to the data the next tests start from.
+  await writeJson('actors.json', actors.map((a, i) => (i === 0 ? { ...a, last_name: 'Edited-in-dev' } : a)));
+  await until('the data as before', async () => (await served(`/api/v1/actors/${String(actors[1]!.uuid)}`)).body.last_name === actors[1]!.last_name);
+  assert.is((await served(location)).body.name, 'Made Under Dev');
 });
 
 test('an invalid edit prints its problems and the last good catalog keeps serving', async () => {

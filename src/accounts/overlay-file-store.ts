@@ -43,6 +43,9 @@ const validate = compileValidator<OverlayData>({
   required: ['writes'],
 });
 
+/** The number of the last write the overlay ever took. */
+const lastOf = ({ writes, exported }: OverlayData) => writes.at(-1)?.seq ?? exported ?? 0;
+
 /**
  * The catalog overlay in one lowdb JSON file beside the accounts file, for one instance.
  * Each append writes the whole file the way the accounts file is written (whole or not at
@@ -83,9 +86,14 @@ export class JsonFileOverlayStore implements OverlayStore {
     return this.#db.data.writes.filter((write) => write.seq > seq);
   }
 
+  async end(): Promise<number> {
+    return lastOf(this.#db.data);
+  }
+
   append(write: Omit<OverlayWrite, 'seq'>, after: number): Promise<{ seq: number } | { behind: OverlayWrite[] }> {
-    return this.#change(async ({ writes, exported }) => {
-      const last = writes.at(-1)?.seq ?? exported ?? 0;
+    return this.#change(async (data) => {
+      const { writes, exported } = data;
+      const last = lastOf(data);
       if (last !== after) return { behind: writes.filter((w) => w.seq > after) };
       const next = { ...write, seq: last + 1 };
       await this.#save({ writes: [...writes, next], ...(exported ? { exported } : {}) });

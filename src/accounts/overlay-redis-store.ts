@@ -59,6 +59,14 @@ export class RedisOverlayStore implements OverlayStore {
     });
   }
 
+  async end(): Promise<number> {
+    try {
+      return Number((await this.#redis.get(END)) ?? 0);
+    } catch (error) {
+      throw new Error(`cannot read the catalog overlay from Redis: ${(error as Error).message}`);
+    }
+  }
+
   async append(write: Omit<OverlayWrite, 'seq'>, after: number): Promise<{ seq: number } | { behind: OverlayWrite[] }> {
     const seq = await this.#saving(() => this.#redis.overlayAppend(END, WRITES, APPENDED, after, JSON.stringify(write)));
     return seq ? { seq } : { behind: await this.since(after) };

@@ -21,6 +21,8 @@ export interface OverlayWrite {
 export interface OverlayStore {
   /** Every write after `seq` (0: all), in order. */
   since(seq: number): Promise<OverlayWrite[]>;
+  /** The number of the last write ever appended (0: none), exported ones included. */
+  end(): Promise<number>;
   /**
    * Adds `write` as number `after + 1` if the overlay still ends at `after`; otherwise the
    * writes this process has not seen yet, to apply before trying again.

@@ -44,7 +44,7 @@ export class Curator {
   /** Applies the overlay over the served catalog (reporting writes that no longer apply) and follows it from then on. */
   static async open(served: ServedCatalog, overlay: OverlayStore, log: Logger): Promise<Curator> {
     const curator = new Curator(served, overlay, served.current.catalog.version, log);
-    await curator.#catchUp(await overlay.since(0));
+    await curator.#replayAll();
     overlay.onChange(() =>
       void curator.sync().then(
         () => (curator.#behindReported = false),
@@ -90,7 +90,7 @@ export class Curator {
       this.baseVersion = catalog.version;
       this.#seq = 0;
       this.served.replace(catalog);
-      await this.#catchUp(await this.overlay.since(0));
+      await this.#replayAll();
     });
   }
 
@@ -100,6 +100,14 @@ export class Curator {
 
   #version(): string {
     return `${this.baseVersion}.${this.#seq}`;
+  }
+
+  /** Applies every write kept over the served catalog; numbering goes on after the last ever taken (exported ones too). */
+  async #replayAll(): Promise<void> {
+    // The end is read first: a write appended meanwhile is either replayed now or found by the next sync.
+    const end = await this.overlay.end();
+    await this.#catchUp(await this.overlay.since(0));
+    this.#seq = Math.max(this.#seq, end);
   }
 
   async #catchUp(writes: readonly OverlayWrite[]): Promise<void> {

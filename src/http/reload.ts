@@ -10,17 +10,25 @@ import type { ServedCatalog } from './state.ts';
  * bytes replaces the served one in one swap (new data version, so new ETags and an empty
  * response cache); an invalid one prints every problem and the last good catalog stays (or,
  * when there was none yet, requests keep getting 503). Each time the data is good again after
- * a broken edit, even by a revert to what is served, one line says so. Loads never overlap:
+ * a broken edit, even by a revert to what is served, one line says so. `catalog` is the one
+ * loaded at boot (writes may have been applied over it since). Loads never overlap:
  * edits made during a load are picked up by one more load after it.
  *
  * @example
- * reloadOnChange(served, { dir: './data', defaultLanguage: 'en-US' }, log); // for the life of the process
+ * reloadOnChange(served, { dir: './data', defaultLanguage: 'en-US' }, log, catalog); // for the life of the process
  */
-export function reloadOnChange(served: ServedCatalog, options: { dir: string; defaultLanguage: string; replace?: (catalog: Catalog) => Promise<void> }, log: Logger): void {
+export function reloadOnChange(
+  served: ServedCatalog,
+  options: { dir: string; defaultLanguage: string; replace?: (catalog: Catalog) => Promise<void> },
+  log: Logger,
+  catalog: Catalog | undefined = served.ready ? served.current.catalog : undefined,
+): void {
   const replace = options.replace ?? (async (catalog: Catalog) => served.replace(catalog));
   let loading = false;
   let pending = false;
   let broken = !served.ready;
+  // The data version last served, which the served catalog's may not be (writes over it add `.N`).
+  let loaded = catalog?.version;
 
   const loadOnce = async () => {
     const started = performance.now();
@@ -33,8 +41,9 @@ export function reloadOnChange(served: ServedCatalog, options: { dir: string; de
     }
     if (lines.length > 1) log.warn(lines.slice(0, -1).join('\n'));
     const summary = summarize(result.catalog, performance.now() - started);
-    if (!served.ready || result.catalog.version !== served.current.catalog.version) {
+    if (!served.ready || result.catalog.version !== loaded) {
       await replace(result.catalog);
+      loaded = result.catalog.version;
       log.info(`${broken ? 'the data is good again: serving' : 'reloaded'} ${summary}; version ${result.catalog.version}`);
     } else if (broken) {
       log.info(`the data is good again: it is what was served before (version ${result.catalog.version}), still serving it`);
