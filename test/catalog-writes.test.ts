@@ -108,6 +108,16 @@ test('a link to a record that does not exist is a 409; deleting a record others 
   assert.is((await app.get(`/api/v1/soundtracks/${used.uuid}`)).status, 200);
 });
 
+test('a write that would break a two-sided link or a season\'s numbering is a 409 naming the records', async () => {
+  const [actor] = await dataFile('actors.json');
+  const taken = await call('POST', '/api/v1/characters', { first_name: 'Second', actor: actor!.href });
+  assert.is(taken.status, 409, JSON.stringify(taken.body));
+  assert.match(String(taken.body.message), new RegExp(String(actor!.uuid)));
+  const clash = await call('POST', '/api/v1/episodes', { ...newEpisode('Numbered Twice'), episode_num: 1 });
+  assert.is(clash.status, 409, JSON.stringify(clash.body));
+  assert.match(String(clash.body.message), new RegExp(String(season.uuid)));
+});
+
 test('deleting an episode takes it out of its season, mends the chain and renumbers the rest', async () => {
   const [first, second, third] = (season.episodes as string[]).map((href) => href.split('/').pop()!);
   const gone = await call('DELETE', `/api/v1/episodes/${second}`);
