@@ -1,4 +1,4 @@
-// npm run bench [-- --data DIR] [--quick] [--rounds N] [--seconds S] [--connections C]
+// npm run bench [-- --data DIR] [--quick] [--rounds N] [--seconds S] [--connections C] [--only NAME]
 // Our server against a node:http baseline replaying its bytes and against json-server.
 import { parseArgs } from 'node:util';
 import { describeMachine, replaceSection } from './bench/document.ts';
@@ -12,6 +12,7 @@ const { values } = parseArgs({
     rounds: { type: 'string' },
     seconds: { type: 'string' },
     connections: { type: 'string', default: '50' },
+    only: { type: 'string' },
   },
 });
 const quick = values.quick!;
@@ -22,11 +23,12 @@ if (![rounds, seconds, connections].every((n) => Number.isInteger(n) && n > 0)) 
   console.error('--rounds, --seconds and --connections must be positive integers');
   process.exit(1);
 }
-const rows = await measureThroughput({ dataDir: values.data!, rounds, seconds, connections, progress: (line) => console.error(`… ${line}`) });
+const rows = await measureThroughput({ dataDir: values.data!, rounds, seconds, connections, ...(values.only ? { only: values.only } : {}), progress: (line) => console.error(`… ${line}`) });
 const settings = `${connections} connections, ${seconds} s per run, ${rounds} interleaved round${rounds > 1 ? 's' : ''}, medians; data: ${values.data}`;
 const text = `${throughputTable(rows)}\n\n${settings}.`;
 console.log(text);
-if (!quick) {
+// A partial run (--only) prints its rows and leaves BENCHMARKS.md as it is.
+if (!quick && !values.only) {
   const file = await replaceSection('throughput', `## Throughput (npm run bench)\n\n${await describeMachine()}\n\n${text}\n`);
   console.error(`wrote ${file}`);
 }

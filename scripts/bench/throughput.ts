@@ -13,6 +13,8 @@ export interface ThroughputOptions {
   rounds: number;
   seconds: number;
   connections: number;
+  /** Only the scenarios whose name holds this (a partial run while working on one path). */
+  only?: string;
   progress: (line: string) => void;
 }
 
@@ -92,7 +94,8 @@ export async function measureThroughput(options: ThroughputOptions): Promise<Thr
       d: { child: unlimited, headers: {} },
       flood: { child: refusing, headers: {} },
     };
-    const scenarios = await scenariosFor(dataDir);
+    const scenarios = (await scenariosFor(dataDir)).filter((scenario) => !options.only || scenario.name.includes(options.only));
+    if (scenarios.length === 0) throw new Error(`no scenario's name holds '${options.only}'`);
     const variantsOf = (scenario: Scenario) => Object.keys(scenario.targets) as Variant[];
     const requestOf = (scenario: Scenario, variant: Variant): Request => ({ ...scenario.ours, headers: { ...scenario.ours.headers, ...servers[variant].headers } });
     const replayed = (scenario: Scenario) => scenario.baseline !== 'graphql-js';
