@@ -149,5 +149,32 @@ for (const driver of ['memory', 'redis'] as const) {
     }
   });
 }
+flood('a flood from several clients at once: each 429 names its own client, page or JSON as asked, with a fresh timestamp', async () => {
+  const server = await startApp({ RATE_LIMIT: 'on', RATE_LIMIT_ANONYMOUS: '1', TRUST_PROXY: '1' });
+  try {
+    const path = `/api/v1/actors/${actor!.uuid}`;
+    const clients = ['198.51.100.1', '198.51.100.2', '198.51.100.3'];
+    for (const address of clients) await raw(server.url, path, { 'X-Forwarded-For': address }); // each spends its budget of one
+    const started = Date.now();
+    const asked = Array.from({ length: 300 }, (_, n) => ({ address: clients[n % 3]!, html: n % 7 === 0 }));
+    const answers = await Promise.all(asked.map(({ address, html }) => raw(server.url, path, { 'X-Forwarded-For': address, ...(html ? { Accept: 'text/html' } : {}) })));
+    for (const [n, answer] of answers.entries()) {
+      const { address, html } = asked[n]!;
+      assert.is(answer.status, 429);
+      const text = answer.body.toString();
+      assert.ok(text.includes(`address ${address}:`), `answer ${n} names ${address}: ${text}`);
+      if (html) {
+        assert.match(header(answer, 'content-type')!, /^text\/html/);
+        continue;
+      }
+      const body = JSON.parse(text) as { timestamps: string };
+      assert.ok(Date.parse(body.timestamps) >= started - 1, `answer ${n} was stamped when it was made`);
+      assert.is(Number(header(answer, 'content-length')), Buffer.byteLength(text));
+    }
+    assert.ok(answers.filter(byFastPath).length > 250, 'the flood was answered by the fast path');
+  } finally {
+    await server.close();
+  }
+});
 flood.after(() => redis.stop());
 flood.run();

@@ -100,6 +100,8 @@ export class FastPath {
   private readonly errors: LRUCache<string, Known>;
   /** The request headers each URL's answer varies on (as the answer's `Vary` said). */
   private readonly vary: LRUCache<string, string[]>;
+  /** The last 429 written, with what decides it (see `refuse`). */
+  private lastRefusal?: { known: Known; at: number; message: string; accept: string | undefined; headers: Record<string, string>; body: string };
 
   constructor(private readonly options: FastPathOptions) {
     const { answersBytes, errorsBytes } = options.memory;
@@ -211,16 +213,30 @@ export class FastPath {
     if (started !== undefined) this.options.log.access('GET', known.path, res.statusCode, performance.now() - started);
   }
 
-  /** The 429 or 401 Koa gives before any route runs: the headers set by then, and the error's. */
+  /**
+   * The 429 or 401 Koa gives before any route runs: the headers set by then, and the error's.
+   * A 429 is the same answer for every request of one client to one URL within a millisecond
+   * (its budget headers and message move by the second, its timestamp by the millisecond), so
+   * a flood is answered with the last one rendered rather than rendering each again.
+   */
   private refuse(req: IncomingMessage, res: ServerResponse, known: Known, error: Pick<HttpError, 'status' | 'message' | 'headers'>, limitHeaders: Record<string, string> = {}): void {
+    const at = Date.now();
+    const accept = req.headers.accept;
+    const last = this.lastRefusal;
+    if (error.status === 429 && last && last.known === known && last.at === at && last.message === error.message && last.accept === accept) {
+      res.writeHead(429, last.headers).end(last.body);
+      return;
+    }
     const fields: ErrorFields = { status: error.status, method: 'GET', message: error.message, url: known.path, ...(known.params ? { params: known.params } : {}) };
-    this.writeError(req, res, fields, { ...known.base, ...error.headers }, limitHeaders);
+    const written = this.writeError(req, res, fields, { ...known.base, ...error.headers }, limitHeaders);
+    if (error.status === 429) this.lastRefusal = { known, at, message: error.message, accept, ...written };
   }
 
-  private writeError(req: IncomingMessage, res: ServerResponse, fields: ErrorFields, headers: Record<string, string>, limitHeaders: Record<string, string> = {}): void {
+  private writeError(req: IncomingMessage, res: ServerResponse, fields: ErrorFields, headers: Record<string, string>, limitHeaders: Record<string, string> = {}): { headers: Record<string, string>; body: string } {
     const { type, body } = errorBody(fields, req);
     const all = { ...headers, ...limitHeaders, 'content-type': type, 'cache-control': 'no-store', 'content-length': String(Buffer.byteLength(body)) };
     res.writeHead(fields.status, all).end(body);
+    return { headers: all, body };
   }
 
   /** Sends a cached answer with the headers the app sent with it. */
