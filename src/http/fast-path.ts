@@ -242,13 +242,17 @@ export class FastPath {
   /** Sends a cached answer with the headers the app sent with it. */
   private replay(req: IncomingMessage, res: ServerResponse, known: Record<string, string>, entry: CachedResponse, cacheControl: string, limitHeaders?: Record<string, string>): void {
     const { status, encoding, etag } = negotiate(req, entry, cacheControl);
-    const all: Record<string, string> = limitHeaders ? Object.assign({}, known, limitHeaders) : { ...known };
-    if (etag) all.etag = etag;
     if (status === 304) {
-      delete all['content-type'];
-      res.writeHead(304, all).end();
+      // Copied without the type rather than deleted from a copy: a delete leaves V8 a slow object for Node to walk.
+      const head: Record<string, string> = {};
+      for (const name in known) if (name !== 'content-type') head[name] = known[name]!;
+      if (limitHeaders) Object.assign(head, limitHeaders);
+      if (etag) head.etag = etag;
+      res.writeHead(304, head).end();
       return;
     }
+    const all: Record<string, string> = limitHeaders ? Object.assign({}, known, limitHeaders) : { ...known };
+    if (etag) all.etag = etag;
     const body = entry.bytes(encoding);
     if (encoding !== 'identity') all['content-encoding'] = encoding;
     // Remembered from a 200 or a 304: the type comes from the entry either way.
