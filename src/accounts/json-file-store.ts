@@ -1,11 +1,10 @@
-import { existsSync, watch, type FSWatcher } from 'node:fs';
+import { watch, type FSWatcher } from 'node:fs';
 import { basename, dirname } from 'node:path';
 import { Low } from 'lowdb';
-import { removeLeftovers } from '../lib/whole-file.ts';
 import type { Account } from './account.ts';
 import { accountsFileProblem, type AccountsData } from './accounts-file.ts';
 import { fileVersion, underLock } from './file-lock.ts';
-import { keepPrivate, makeParentFolders } from './private-file.ts';
+import { prepareStoreFile, withRestoreHint } from './private-file.ts';
 import { AccountsNotSaved, type AccountChanges, type AccountKey, type AccountStore, type TakenField } from './store.ts';
 import { StoreFileError, SyncedJsonFile } from './synced-json-file.ts';
 import { WriteQueue } from './write-queue.ts';
@@ -64,16 +63,11 @@ export class JsonFileAccountStore implements AccountStore {
    * other permissions off an existing one; refuses a file or location it cannot use.
    */
   static async open(file: string, warn: (line: string) => void = () => {}): Promise<JsonFileAccountStore> {
-    await makeParentFolders(file);
-    await keepPrivate(file, warn);
-    const leftovers = await removeLeftovers(file);
-    if (leftovers.length) warn(`removed what an interrupted write of ${file} left: ${leftovers.join(', ')}`);
+    await prepareStoreFile(file, warn);
     const store = new JsonFileAccountStore(file, warn);
     // Reading needs no lock, so a restart after a crash is not held up by the crash's lock.
-    await store.#queue.run(() => store.#reload()).catch((error: Error) => {
-      const previous = `${file}.previous`;
-      if (!(error instanceof StoreFileError) || !existsSync(previous)) throw error;
-      throw new StoreFileError(file, `${error.message.slice(file.length + 2)}. The version before the last write is kept: restore it with  cp ${previous} ${file}`);
+    await store.#queue.run(() => store.#reload()).catch((error: unknown) => {
+      throw withRestoreHint(file, error);
     });
     if (store.#state.version === 'missing') await store.#change((state) => ({ result: undefined, next: state.version === 'missing' ? [] : undefined }));
     const refresh = () => void store.refresh().catch((error: Error) => warn(`accounts not reloaded: ${error.message}`));

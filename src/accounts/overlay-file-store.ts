@@ -1,9 +1,7 @@
-import { existsSync } from 'node:fs';
 import { Low } from 'lowdb';
-import { removeLeftovers } from '../lib/whole-file.ts';
 import { compileValidator } from '../lib/validators.ts';
 import { fileVersion, underLock } from './file-lock.ts';
-import { makeParentFolders } from './private-file.ts';
+import { prepareStoreFile, withRestoreHint } from './private-file.ts';
 import { OverlayNotSaved, type OverlayStore, type OverlayWrite } from './overlay-store.ts';
 import { StoreFileError, SyncedJsonFile } from './synced-json-file.ts';
 import { WriteQueue } from './write-queue.ts';
@@ -70,14 +68,10 @@ export class JsonFileOverlayStore implements OverlayStore {
 
   /** Opens `file` (absent: an empty overlay); a file that is not an overlay refuses the boot, untouched. */
   static async open(file: string, warn: (line: string) => void = () => {}): Promise<JsonFileOverlayStore> {
-    await makeParentFolders(file);
-    const leftovers = await removeLeftovers(file);
-    if (leftovers.length) warn(`removed what an interrupted write of ${file} left: ${leftovers.join(', ')}`);
+    await prepareStoreFile(file, warn);
     const store = new JsonFileOverlayStore(file, warn);
-    await store.#reload().catch((error: Error) => {
-      const previous = `${file}.previous`;
-      if (!(error instanceof StoreFileError) || !existsSync(previous)) throw error;
-      throw new StoreFileError(file, `${error.message.slice(file.length + 2)}. The version before the last write is kept: restore it with  cp ${previous} ${file}`);
+    await store.#reload().catch((error: unknown) => {
+      throw withRestoreHint(file, error);
     });
     return store;
   }

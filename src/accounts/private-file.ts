@@ -1,5 +1,7 @@
+import { existsSync } from 'node:fs';
 import { chmod, mkdir, stat } from 'node:fs/promises';
 import { dirname, parse, resolve } from 'node:path';
+import { removeLeftovers } from '../lib/whole-file.ts';
 import { StoreFileError } from './synced-json-file.ts';
 
 /**
@@ -47,4 +49,28 @@ export async function keepPrivate(file: string, warn: (line: string) => void): P
   if (!found || (found.mode & 0o077) === 0) return;
   await chmod(file, found.mode & 0o700);
   warn(`${file} was readable by others (mode ${(found.mode & 0o777).toString(8)}); tightened it to ${(found.mode & 0o700).toString(8)}`);
+}
+
+/**
+ * Readies a store's file before it is read: its folders made, its permissions kept private,
+ * and what an interrupted write left beside it removed (said through `warn`).
+ *
+ * @example
+ * await prepareStoreFile('var/accounts.json', log.warn);
+ */
+export async function prepareStoreFile(file: string, warn: (line: string) => void): Promise<void> {
+  await makeParentFolders(file);
+  await keepPrivate(file, warn);
+  const leftovers = await removeLeftovers(file);
+  if (leftovers.length) warn(`removed what an interrupted write of ${file} left: ${leftovers.join(', ')}`);
+}
+
+/**
+ * `error` as it is, unless it says `file` cannot be used and the version before its last write
+ * is kept beside it: then the same error, naming the one command that restores that version.
+ */
+export function withRestoreHint(file: string, error: unknown): unknown {
+  const previous = `${file}.previous`;
+  if (!(error instanceof StoreFileError) || !existsSync(previous)) return error;
+  return new StoreFileError(file, `${error.message.slice(file.length + 2)}. The version before the last write is kept: restore it with  cp ${previous} ${file}`);
 }
