@@ -52,10 +52,12 @@ const cases: [string, Record<string, string>][] = [
 
 test('a repeated read is answered by the fast path with the same status, headers and bytes as Koa', async () => {
   for (const [path, headers] of cases) {
+    const once = await raw(path, headers);
     const first = await raw(path, headers);
     const second = await raw(path, headers);
-    assert.not.ok(byFastPath(first), `${path}: first answer from Koa`);
-    assert.ok(byFastPath(second), `${path}: second answer from the fast path`);
+    assert.not.ok(byFastPath(once), `${path}: asked once, answered by Koa and not kept`);
+    assert.not.ok(byFastPath(first), `${path}: asked again, answered by Koa and kept`);
+    assert.ok(byFastPath(second), `${path}: from then on, the fast path`);
     assert.is(second.status, first.status, path);
     assert.equal(headersOf(second), headersOf(first), path);
     assert.equal(second.body, first.body, path);
@@ -64,9 +66,10 @@ test('a repeated read is answered by the fast path with the same status, headers
 
 test('client errors are replayed with the same status, headers and message, and a fresh timestamp', async () => {
   for (const path of ['/api/v1/actors/00000000-0000-4000-8000-000000000000', '/api/v1/actors?frist_name=Ana', '/api/v1/nothing?x=1']) {
+    const once = await raw(path);
     const first = await raw(path);
     const second = await raw(path);
-    assert.not.ok(byFastPath(first), path);
+    assert.not.ok(byFastPath(once) || byFastPath(first), `${path}: remembered from its second request on`);
     assert.ok(byFastPath(second), path);
     assert.is(second.status, first.status);
     const { 'content-length': _a, ...firstHeaders } = headersOf(first);
@@ -98,6 +101,7 @@ test('revalidation on the fast path: the same 304 as Koa sends', async () => {
 test('a new language header, a token or another encoding is not served a remembered variant', async () => {
   const path = '/api/v1/locations?size=1';
   await raw(path, { 'Accept-Language': 'pt-BR' });
+  await raw(path, { 'Accept-Language': 'pt-BR' });
   const pt = await raw(path, { 'Accept-Language': 'pt-BR' });
   assert.ok(byFastPath(pt));
   const de = await raw(path, { 'Accept-Language': 'de-DE' });
@@ -109,6 +113,7 @@ test('a new language header, a token or another encoding is not served a remembe
 
 test('after the catalog is replaced, remembered answers are not replayed', async () => {
   const path = `/api/v1/actors/${actor!.uuid}`;
+  await raw(path);
   await raw(path);
   const before = await raw(path);
   assert.ok(byFastPath(before));

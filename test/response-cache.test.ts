@@ -3,7 +3,7 @@ import { runInNewContext } from 'node:vm';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { memoryBudgets } from '../src/app.ts';
-import { ENTRY_OVERHEAD_BYTES, ResponseCache } from '../src/http/cached-response.ts';
+import { ENTRY_OVERHEAD_BYTES, ResponseCache, type BuiltAnswer } from '../src/http/cached-response.ts';
 import { json, startApp } from './helpers/http.ts';
 
 setFlagsFromString('--expose-gc');
@@ -21,32 +21,46 @@ const MB = 2 ** 20;
 
 test('an answer is kept only while its real size fits: overhead, key and headers count, not just the body', () => {
   const cache = new ResponseCache(4096, 'v1');
-  const small = cache.get('small', () => ({ json: '[1]' }));
+  const twice = (cache: ResponseCache, key: string, build: () => BuiltAnswer) => (cache.get(key, build), cache.get(key, build));
+  const small = twice(cache, 'small', () => ({ json: '[1]' }));
   assert.is(cache.peek('small'), small, 'a small answer is kept');
   assert.ok(small.size >= ENTRY_OVERHEAD_BYTES + 'small'.length + 3, `size ${small.size} counts the overhead`);
   // The body alone fits in the budget; with the entry's overhead and its header it does not.
   const body = JSON.stringify('x'.repeat(4096 - ENTRY_OVERHEAD_BYTES));
-  cache.get('big', () => ({ json: body, headers: { Link: '<…>; rel="next"' } }));
+  twice(cache, 'big', () => ({ json: body, headers: { Link: '<…>; rel="next"' } }));
   assert.is(cache.peek('big'), undefined, 'an answer whose real size exceeds the budget is not kept');
   // A compressed variant makes an entry bigger: past the budget it goes.
   const text = JSON.stringify(Array.from({ length: 300 }, (_, i) => `${i}-${Math.random().toString(36)}`));
   const loose = new ResponseCache(text.length + ENTRY_OVERHEAD_BYTES + 100, 'v1');
-  const entry = loose.get('text', () => ({ json: text }));
+  const entry = twice(loose, 'text', () => ({ json: text }));
   assert.is(loose.peek('text'), entry);
   entry.bytes('gzip');
   assert.is(loose.peek('text'), undefined, 'its gzip variant took it past the budget');
   assert.ok(loose.bytes <= text.length + ENTRY_OVERHEAD_BYTES + 100);
 });
 
+test('an answer is kept from its second request on', () => {
+  const cache = new ResponseCache(MB, 'v1');
+  let builds = 0;
+  const build = () => ({ json: String(++builds) });
+  assert.is(cache.get('page', build).body.toString(), '1');
+  assert.is(cache.peek('page'), undefined, 'asked once: served, not kept');
+  const kept = cache.get('page', build);
+  assert.is(cache.peek('page'), kept, 'asked again: kept');
+  assert.is(cache.get('page', build), kept);
+  assert.is(builds, 2, 'built twice, then answered from the cache');
+});
+
 test('cheap answers (an empty page) are served but never kept', () => {
   const cache = new ResponseCache(MB, 'v1');
+  cache.get('empty', () => ({ json: '[]', cheap: true }));
   const entry = cache.get('empty', () => ({ json: '[]', cheap: true }));
   assert.is(entry.body.toString(), '[]');
   assert.is(cache.peek('empty'), undefined);
   assert.is(cache.bytes, 0);
 });
 
-test('30,000 distinct small answers through the server: the heap grows by no more than RESPONSE_CACHE_MB', async () => {
+test('30,000 distinct small answers, each asked twice, through the server: the heap grows by no more than RESPONSE_CACHE_MB', async () => {
   const server = await startApp({ RESPONSE_CACHE_MB: '4' });
   try {
     const [first] = await json<{ duration: number }[]>(await server.get('/api/v1/episodes?sort=duration&size=1'));
@@ -56,8 +70,9 @@ test('30,000 distinct small answers through the server: the heap grows by no mor
       for (let next = from; next < from + count; ) {
         const batch = Array.from({ length: Math.min(50, from + count - next) }, (_, i) => next + i);
         next += batch.length;
-        const statuses = await Promise.all(batch.map(async (n) => (await server.get(path(n))).status));
-        assert.ok(statuses.every((status) => status === 200), statuses.join(' '));
+        // Asked twice: an answer is kept from its second request on.
+        const statuses = await Promise.all(batch.map(async (n) => [(await server.get(path(n))).status, (await server.get(path(n))).status]));
+        assert.ok(statuses.flat().every((status) => status === 200), statuses.join(' '));
       }
     };
     assert.ok(first!.duration > 40_000, 'thresholds stay below every duration');

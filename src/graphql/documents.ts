@@ -1,5 +1,6 @@
 import { GraphQLError, specifiedRules, validate, visit, type DocumentNode, type GraphQLSchema, type ValidationRule } from 'graphql';
 import { LRUCache } from 'lru-cache';
+import { RepeatFilter } from '../lib/repeat-filter.ts';
 import { limitRules, parseWithin, type GraphQLLimits } from './limits.ts';
 
 /** A query text checked once: its document, or the errors that refuse it. */
@@ -27,8 +28,9 @@ function asksRandom(document: DocumentNode): boolean {
 
 /**
  * Query texts parsed and validated once (the spec's rules, then depth and aliases), kept by
- * their text in a cache bounded by what the documents take in memory. Refusals are kept too:
- * a client repeating a refused query costs a lookup.
+ * their text in a cache bounded by what the documents take in memory, from a text's second
+ * request on (as answers are: ResponseCache). Refusals are kept too: a client repeating a
+ * refused query costs a lookup.
  *
  * @example
  * const documents = new DocumentCache(schema, limits, 4 * 2 ** 20);
@@ -37,6 +39,7 @@ function asksRandom(document: DocumentNode): boolean {
 export class DocumentCache {
   private readonly checked: LRUCache<string, CheckedDocument>;
   private readonly rules: readonly ValidationRule[];
+  private readonly repeats = new RepeatFilter();
 
   constructor(
     private readonly schema: GraphQLSchema,
@@ -52,7 +55,7 @@ export class DocumentCache {
     if (!found) {
       found = this.parseAndValidate(query);
       // A text over the size limit is refused by its length alone: not worth its place.
-      if (query.length <= this.limits.maxDocumentBytes) this.checked.set(query, found);
+      if (query.length <= this.limits.maxDocumentBytes && this.repeats.seenBefore(query)) this.checked.set(query, found);
     }
     return found;
   }

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import { LRUCache } from 'lru-cache';
+import { RepeatFilter } from '../lib/repeat-filter.ts';
 
 /** Bodies below this many bytes are sent uncompressed: the saving is not worth the work. */
 const COMPRESS_FROM = 1024;
@@ -90,10 +91,13 @@ export interface BuiltAnswer {
 /**
  * Serialized responses of one catalog version, keyed by what the bytes depend on (route,
  * query, language). Bounded by what the entries really take in memory, compressed variants
- * and the entries' own overhead included: least recently used entries go first.
+ * and the entries' own overhead included: least recently used entries go first. An answer is
+ * kept from its key's second request on: URLs asked once (a crawler's, or an attacker's made-up
+ * pages) neither push out the answers asked again nor leave old garbage for the collector.
  */
 export class ResponseCache {
   private readonly entries?: LRUCache<string, CachedResponse>;
+  private readonly repeats = new RepeatFilter();
 
   constructor(
     maxBytes: number,
@@ -102,7 +106,7 @@ export class ResponseCache {
     if (maxBytes > 0) this.entries = new LRUCache({ maxSize: maxBytes, sizeCalculation: (entry) => entry.size });
   }
 
-  /** The cached JSON answer for `key`, building it on a miss (and keeping it unless it is cheap). */
+  /** The cached JSON answer for `key`, building it on a miss (kept if asked before and not cheap). */
   get(key: string, build: () => BuiltAnswer): CachedResponse {
     let entry = this.entries?.get(key);
     if (!entry) {
@@ -113,7 +117,7 @@ export class ResponseCache {
       const body = Buffer.allocUnsafeSlow(Buffer.byteLength(json));
       body.write(json);
       // A new compressed variant makes the entry bigger: set it again so the budget sees it.
-      const keep = !cheap && this.entries !== undefined;
+      const keep = !cheap && this.entries !== undefined && this.repeats.seenBefore(key);
       entry = new CachedResponse(key, body, { 'Content-Type': 'application/json', ...headers }, etag, keep ? (grown) => this.entries?.set(grown.key, grown) : undefined);
       if (keep) this.entries!.set(key, entry);
     }

@@ -6,6 +6,7 @@ import type { Logger } from '../config/logger.ts';
 import type { CachedResponse } from './cached-response.ts';
 import type { HttpError } from '../lib/http-error.ts';
 import type { Admission, RateLimits } from '../limits/rate-limits.ts';
+import { RepeatFilter } from '../lib/repeat-filter.ts';
 import { readBearer, recallBearer, type Bearer } from './bearer.ts';
 import { errorBody, type ErrorFields, type RenderedState } from './errors.ts';
 import { requestClient, type ProxyTrust } from './rate-limit.ts';
@@ -98,6 +99,8 @@ export class FastPath {
   private readonly known: LRUCache<string, Known>;
   /** 400s and 404s, apart: a stream of made-up URLs must not push out the answers that took work. */
   private readonly errors: LRUCache<string, Known>;
+  /** A 400 or 404 is remembered from its URL's second request on, as answers are kept (ResponseCache). */
+  private readonly errorRepeats = new RepeatFilter();
   /** The request headers each URL's answer varies on (as the answer's `Vary` said). */
   private readonly vary: LRUCache<string, string[]>;
   /** The last 429 written, with what decides it (see `refuse`). */
@@ -117,7 +120,7 @@ export class FastPath {
     return key;
   }
 
-  /** Koa middleware, outermost: remembers each cached 200 and each 400/404 of a GET. */
+  /** Koa middleware, outermost: remembers each cached 200 and each repeated 400/404 of a GET. */
   remember(): Middleware {
     return async (ctx, next) => {
       await next();
@@ -130,7 +133,7 @@ export class FastPath {
       let answer: Known['answer'];
       if (sent && (ctx.status === 200 || ctx.status === 304) && sent.cacheControl !== 'no-store' && cache.peek(sent.entry.key) === sent.entry) {
         answer = { cacheKey: sent.entry.key, cacheControl: sent.cacheControl };
-      } else if (error && (error.status === 400 || error.status === 404)) {
+      } else if (error && (error.status === 400 || error.status === 404) && this.errorRepeats.seenBefore(ctx.url)) {
         answer = { error };
       } else {
         return;
