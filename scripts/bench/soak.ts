@@ -8,8 +8,8 @@ import { freePort } from './ports.ts';
 
 /**
  * The traffic of one soak: made-up searches (empty answers), unknown uuids (404s), unknown
- * parameters (400s), or a mix of these with pages found at new URLs (which fill the response
- * cache) and repeated reads, half of them with a BASIC token.
+ * parameters (400s), or a mix of these with pages found at new URLs each asked twice (which
+ * fill the response cache) and repeated reads, half of them with a BASIC token.
  */
 export type SoakKind = 'unique searches' | 'unknown uuids' | 'unknown parameters' | 'mixed';
 
@@ -68,9 +68,12 @@ async function trafficOf(kind: SoakKind, dataDir: string): Promise<(n: number) =
         return { path: search(n), token };
       case 1:
         return { path: missing(), token };
-      case 2:
-        // A page that is found and kept, at a new URL each time: it fills the response cache.
-        return { path: `/api/v1/episodes?duration=%3E${n % 2_000_000}&size=${(n % 24) + 1}&page=${(n % 3) + 1}`, token };
+      case 2: {
+        // A page that is found, at a new URL asked twice (n ending in 2, then in 7): kept from
+        // its second request on, so these fill the response cache.
+        const m = Math.floor(n / 10);
+        return { path: `/api/v1/episodes?duration=%3E${m % 2_000_000}&size=${(m % 24) + 1}&page=${(m % 3) + 1}`, token };
+      }
       case 3:
         return { path: `/api/v1/actors/${actors[n % actors.length]!.uuid}?language=${['en-US', 'pt-BR'][n % 2]}`, token };
       default:
