@@ -43,9 +43,27 @@ export function accessLine(method: string, path: string, status: number, ms: num
 }
 
 /**
+ * pino's asynchronous destination on `fd`, batching: written once 4 KB are waiting, or every
+ * 100 ms. Each line written on its own (a thread-pool write per request under load) cost about
+ * 4 µs of CPU per request, more than the rest of a cached read; `flushed` lines go at once.
+ */
+function batched(fd: 1 | 2): Destination {
+  return pino.destination({ dest: fd, sync: false, minLength: 4096, periodicFlush: 100 });
+}
+
+/** `write` then `stream.flush()`: boot lines and problems are not held back with the access lines. */
+function flushed(stream: Destination, write: (line: string) => void): (line: string) => void {
+  return (line) => {
+    write(line);
+    stream.flush();
+  };
+}
+
+/**
  * A logger honouring `LOG_LEVEL` and `LOG_FORMAT`. Both formats write through pino's
- * buffered destination, so an access line per request does not block on the terminal or
- * the pipe; text puts problems on stderr, JSON puts everything on stdout.
+ * buffered destination, access lines in batches (see `batched`), so a line per request does
+ * not block on the terminal or the pipe; text puts problems on stderr, JSON puts everything on
+ * stdout.
  *
  * @example
  * createLogger({ level: 'warn', format: 'text' }).info('hidden'); // prints nothing
@@ -55,20 +73,20 @@ export function createLogger({ level, format }: { level: LogLevel; format: LogFo
   if (level === 'silent') return { debug: quiet, info: quiet, warn: quiet, error: quiet, access: quiet, close: async () => {} };
   const enabled = (wanted: LogLevel) => ORDER.indexOf(wanted) >= ORDER.indexOf(level);
   if (format === 'json') {
-    const destination = pino.destination({ dest: 1, sync: false });
+    const destination = batched(1);
     const json = pino({ level, base: { service: 'series-catalog-api' }, timestamp: pino.stdTimeFunctions.isoTime }, destination);
     return {
-      debug: (line) => json.debug(line),
-      info: (line) => json.info(line),
-      warn: (line) => json.warn(line),
-      error: (line) => json.error(line),
+      debug: flushed(destination, (line) => json.debug(line)),
+      info: flushed(destination, (line) => json.info(line)),
+      warn: flushed(destination, (line) => json.warn(line)),
+      error: flushed(destination, (line) => json.error(line)),
       access: enabled('info') ? (method, path, status, ms) => json.info({ method, path, status, ms: Math.round(ms * 10) / 10 }, 'request') : quiet,
       close: () => closeAll(destination),
     };
   }
-  const out = pino.destination({ dest: 1, sync: false });
-  const err = pino.destination({ dest: 2, sync: false });
-  const line = (stream: Destination, wanted: LogLevel) => (enabled(wanted) ? (text: string) => void stream.write(`${text}\n`) : quiet);
+  const out = batched(1);
+  const err = batched(2);
+  const line = (stream: Destination, wanted: LogLevel) => (enabled(wanted) ? flushed(stream, (text) => void stream.write(`${text}\n`)) : quiet);
   return {
     debug: line(out, 'debug'),
     info: line(out, 'info'),
