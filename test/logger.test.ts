@@ -1,0 +1,53 @@
+import { spawn } from 'node:child_process';
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { ROOT } from './helpers/spawn.ts';
+
+/**
+ * Runs `body` in a child process with `log = createLogger(options)` in scope, and resolves with
+ * its stdout once `wanted` matches it (or the child exits), failing after `ms`.
+ */
+function childLog(format: 'text' | 'json', body: string, wanted: RegExp, ms = 5_000): Promise<string> {
+  const script = `import { createLogger } from './src/config/logger.ts'; const log = createLogger({ level: 'info', format: '${format}' }); ${body}`;
+  const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
+  let output = '';
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`${format}: no ${wanted} within ${ms} ms; got ${JSON.stringify(output.slice(-300))}`));
+    }, ms);
+    const done = () => {
+      clearTimeout(timer);
+      child.kill('SIGKILL');
+      resolve(output);
+    };
+    child.stdout!.on('data', (chunk) => {
+      output += chunk;
+      if (wanted.test(output)) done();
+    });
+    child.on('exit', done);
+  });
+}
+
+for (const format of ['text', 'json'] as const) {
+  test(`${format}: a lone access line reaches stdout while the process idles (batched lines are flushed on a timer)`, async () => {
+    // The process stays up for 4 s after the line: only the periodic flush can write it out.
+    const output = await childLog(format, `log.access('GET', '/api/v1/actors', 200, 1.23); setTimeout(() => {}, 4000);`, /\/api\/v1\/actors/, 3_000);
+    assert.match(output, /\/api\/v1\/actors/);
+  });
+
+  test(`${format}: every access line of a burst is written by close()`, async () => {
+    const output = await childLog(format, `for (let i = 0; i < 5000; i++) log.access('GET', '/api/v1/episodes/' + i, 200, 0.5); await log.close(); console.log('closed');`, /closed/);
+    const lines = output.split('\n').filter((line) => line.includes('/api/v1/episodes/'));
+    assert.is(lines.length, 5000);
+    assert.ok(lines.at(-1)!.includes('/api/v1/episodes/4999'), lines.at(-1));
+  });
+}
+
+test('text: a boot line is written at once, not held for the batch', async () => {
+  // The event loop is then kept busy for 4 s, so no timer can flush: only the immediate write shows it.
+  const output = await childLog('text', `log.info('listening on http://127.0.0.1:1'); const end = Date.now() + 4000; while (Date.now() < end);`, /listening on/, 3_000);
+  assert.match(output, /listening on/);
+});
+
+test.run();
