@@ -44,8 +44,9 @@ export function accessLine(method: string, path: string, status: number, ms: num
 
 /**
  * pino's asynchronous destination on `fd`, batching: written once 4 KB are waiting, or every
- * 100 ms. Each line written on its own (a thread-pool write per request under load) cost about
- * 4 µs of CPU per request, more than the rest of a cached read; `flushed` lines go at once.
+ * 100 ms. An access line written on its own (a thread-pool write per request under load) cost
+ * about 1 µs of CPU more per request than in a batch (docs/performance.md); `flushed` lines go
+ * at once.
  */
 function batched(fd: 1 | 2): Destination {
   return pino.destination({ dest: fd, sync: false, minLength: 4096, periodicFlush: 100 });

@@ -97,13 +97,16 @@ export interface BuiltAnswer {
  */
 export class ResponseCache {
   private readonly entries?: LRUCache<string, CachedResponse>;
-  private readonly repeats = new RepeatFilter();
+  private readonly repeats?: RepeatFilter;
 
   constructor(
     maxBytes: number,
     readonly version: string,
   ) {
-    if (maxBytes > 0) this.entries = new LRUCache({ maxSize: maxBytes, sizeCalculation: (entry) => entry.size });
+    if (maxBytes > 0) {
+      this.entries = new LRUCache({ maxSize: maxBytes, sizeCalculation: (entry) => entry.size });
+      this.repeats = new RepeatFilter();
+    }
   }
 
   /** The cached JSON answer for `key`, building it on a miss (kept if asked before and not cheap). */
@@ -117,7 +120,7 @@ export class ResponseCache {
       const body = Buffer.allocUnsafeSlow(Buffer.byteLength(json));
       body.write(json);
       // A new compressed variant makes the entry bigger: set it again so the budget sees it.
-      const keep = !cheap && this.entries !== undefined && this.repeats.seenBefore(key);
+      const keep = !cheap && this.repeats !== undefined && this.repeats.seenBefore(key);
       entry = new CachedResponse(key, body, { 'Content-Type': 'application/json', ...headers }, etag, keep ? (grown) => this.entries?.set(grown.key, grown) : undefined);
       if (keep) this.entries!.set(key, entry);
     }
