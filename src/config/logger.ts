@@ -42,21 +42,46 @@ export function accessLine(method: string, path: string, status: number, ms: num
   return `${method} ${path} ${status} ${ms.toFixed(1)}ms`;
 }
 
-/**
- * pino's asynchronous destination on `fd`, batching: written once 4 KB are waiting, or every
- * 100 ms. An access line written on its own (a thread-pool write per request under load) cost
- * about 1 µs of CPU more per request than in a batch (docs/performance.md); `flushed` lines go
- * at once.
- */
-function batched(fd: 1 | 2): Destination {
-  return pino.destination({ dest: fd, sync: false, minLength: 4096, periodicFlush: 100 });
+/** Lines gathered for one write; `flush` hands them to the destination. */
+interface LineBatch {
+  write(line: string): void;
+  flush(): void;
+  /** Flushes and stops the timer. */
+  stop(): void;
 }
 
-/** `write` then `stream.flush()`: boot lines and problems are not held back with the access lines. */
-function flushed(stream: Destination, write: (line: string) => void): (line: string) => void {
+/**
+ * Gathers lines into one string and hands it to `stream` once 16 KB wait, or every 100 ms.
+ * One write per line (a thread-pool write each) cost about 1 µs more per request; sonic-boom's
+ * own `minLength` batching measures the whole pending buffer's UTF-8 length on every write,
+ * which cost about as much again (docs/performance.md).
+ */
+function batchLines(stream: Destination): LineBatch {
+  let pending = '';
+  const flush = () => {
+    if (pending === '') return;
+    stream.write(pending);
+    pending = '';
+  };
+  const timer = setInterval(flush, 100).unref();
+  return {
+    write(line) {
+      pending += line;
+      if (pending.length >= 16384) flush();
+    },
+    flush,
+    stop() {
+      clearInterval(timer);
+      flush();
+    },
+  };
+}
+
+/** `write` then flush: boot lines and problems are not held back with the access lines. */
+function flushed(batch: LineBatch, write: (line: string) => void): (line: string) => void {
   return (line) => {
     write(line);
-    stream.flush();
+    batch.flush();
   };
 }
 
@@ -74,26 +99,36 @@ export function createLogger({ level, format }: { level: LogLevel; format: LogFo
   if (level === 'silent') return { debug: quiet, info: quiet, warn: quiet, error: quiet, access: quiet, close: async () => {} };
   const enabled = (wanted: LogLevel) => ORDER.indexOf(wanted) >= ORDER.indexOf(level);
   if (format === 'json') {
-    const destination = batched(1);
-    const json = pino({ level, base: { service: 'series-catalog-api' }, timestamp: pino.stdTimeFunctions.isoTime }, destination);
+    const destination = pino.destination({ dest: 1, sync: false });
+    const batch = batchLines(destination);
+    const json = pino({ level, base: { service: 'series-catalog-api' }, timestamp: pino.stdTimeFunctions.isoTime }, batch);
     return {
-      debug: flushed(destination, (line) => json.debug(line)),
-      info: flushed(destination, (line) => json.info(line)),
-      warn: flushed(destination, (line) => json.warn(line)),
-      error: flushed(destination, (line) => json.error(line)),
+      debug: flushed(batch, (line) => json.debug(line)),
+      info: flushed(batch, (line) => json.info(line)),
+      warn: flushed(batch, (line) => json.warn(line)),
+      error: flushed(batch, (line) => json.error(line)),
       access: enabled('info') ? (method, path, status, ms) => json.info({ method, path, status, ms: Math.round(ms * 10) / 10 }, 'request') : quiet,
-      close: () => closeAll(destination),
+      close: () => {
+        batch.stop();
+        return closeAll(destination);
+      },
     };
   }
-  const out = batched(1);
-  const err = batched(2);
-  const line = (stream: Destination, wanted: LogLevel) => (enabled(wanted) ? flushed(stream, (text) => void stream.write(`${text}\n`)) : quiet);
+  const out = pino.destination({ dest: 1, sync: false });
+  const err = pino.destination({ dest: 2, sync: false });
+  const outLines = batchLines(out);
+  const errLines = batchLines(err);
+  const line = (batch: LineBatch, wanted: LogLevel) => (enabled(wanted) ? flushed(batch, (text) => batch.write(`${text}\n`)) : quiet);
   return {
-    debug: line(out, 'debug'),
-    info: line(out, 'info'),
-    warn: line(err, 'warn'),
-    error: line(err, 'error'),
-    access: enabled('info') ? (method, path, status, ms) => void out.write(`${accessLine(method, path, status, ms)}\n`) : quiet,
-    close: () => closeAll(out, err),
+    debug: line(outLines, 'debug'),
+    info: line(outLines, 'info'),
+    warn: line(errLines, 'warn'),
+    error: line(errLines, 'error'),
+    access: enabled('info') ? (method, path, status, ms) => outLines.write(`${accessLine(method, path, status, ms)}\n`) : quiet,
+    close: () => {
+      outLines.stop();
+      errLines.stop();
+      return closeAll(out, err);
+    },
   };
 }
