@@ -6,6 +6,7 @@ import { readFile } from 'node:fs/promises';
 export interface Child {
   url: string;
   process: ChildProcess;
+  /** The last 64 KB the process printed (stdout and stderr): an access log at full load must not fill the bench's memory. */
   output(): string;
   /** Resident memory of the process in bytes (Linux `/proc`). */
   rss(): Promise<number>;
@@ -28,6 +29,8 @@ export function compiledServer(...nodeOptions: string[]): string[] {
   return [...nodeOptions, '--enable-source-maps', 'dist/main.js'];
 }
 
+const OUTPUT_TAIL = 65_536;
+
 /**
  * Starts `node args…` (this node, or the binary `node` names) and resolves once it is reachable: at the URL it prints on a
  * `listening on <url>` line, or at `url` when given (servers that print nothing useful).
@@ -38,8 +41,12 @@ export function compiledServer(...nodeOptions: string[]): string[] {
 export async function startChild(args: string[], env: Record<string, string>, url?: string, timeoutMs = 600_000, node = process.execPath): Promise<Child> {
   const child = spawn(node, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
-  child.stdout!.on('data', (chunk) => (output += chunk));
-  child.stderr!.on('data', (chunk) => (output += chunk));
+  const keep = (chunk: Buffer) => {
+    output += chunk;
+    if (output.length > OUTPUT_TAIL) output = output.slice(-OUTPUT_TAIL);
+  };
+  child.stdout!.on('data', keep);
+  child.stderr!.on('data', keep);
   const deadline = Date.now() + timeoutMs;
   let found = url;
   for (;;) {

@@ -92,12 +92,18 @@ async function basicToken(origin: string): Promise<string> {
 
 /** Collects garbage in the server (see heap-probe.mjs) and reads its memory. */
 async function heapAfterGc(server: Child): Promise<HeapFigures> {
-  const before = server.output().length;
-  server.process.kill('SIGUSR2');
-  for (let i = 0; i < 100; i++) {
-    const line = /heap-probe (\{.*\})/.exec(server.output().slice(before))?.[1];
-    if (line) return JSON.parse(line) as HeapFigures;
-    await new Promise((resolve) => setTimeout(resolve, 50));
+  let said = '';
+  const listen = (chunk: Buffer) => (said += chunk);
+  server.process.stderr!.on('data', listen);
+  try {
+    server.process.kill('SIGUSR2');
+    for (let i = 0; i < 100; i++) {
+      const line = /heap-probe (\{.*\})/.exec(said)?.[1];
+      if (line) return JSON.parse(line) as HeapFigures;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  } finally {
+    server.process.stderr!.off('data', listen);
   }
   throw new Error('the server did not report its heap');
 }

@@ -52,7 +52,7 @@ function summarize(measures: Measure[]): Figures {
 
 async function startOurs(dataDir: string, env: Record<string, string>): Promise<Child> {
   const port = await freePort();
-  return startChild(compiledServer(), { PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'warn', ...env }, `http://127.0.0.1:${port}/api/ping`);
+  return startChild(compiledServer(), { PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, ...env }, `http://127.0.0.1:${port}/api/ping`);
 }
 
 /** A BASIC account's token, registered on `server` for variant (b). */
