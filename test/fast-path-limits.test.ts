@@ -151,6 +151,38 @@ for (const driver of ['memory', 'redis'] as const) {
     }
   });
 }
+for (const driver of ['memory', 'redis'] as const) {
+  flood(`${driver}: a client refused from its start is refused by the fast path, and admitted again by Koa, counted once`, async () => {
+    const server = await startApp({ RATE_LIMIT: 'on', RATE_LIMIT_ANONYMOUS: '1', RATE_LIMIT_WINDOW_SECONDS: '2', ...(driver === 'redis' ? { REDIS_URL: redis.url, RATE_LIMIT_REDIS_TIMEOUT_MS: '2000' } : {}) });
+    try {
+      if (driver === 'redis') {
+        const { Redis } = await import('ioredis');
+        const client = new Redis(redis.url);
+        for (let i = 0; i < 100 && (await raw(server.url, '/api/ping')).status !== 200; i++) await new Promise((r) => setTimeout(r, 50));
+        await client.flushall(); // the address's count from the tests before
+        client.disconnect();
+      }
+      // No other client asks this URL, so no answer of it is ever kept: only its 429s teach the fast path.
+      const path = `/api/v1/actors/${actor!.uuid}?refused=${driver}`;
+      const first = await raw(server.url, path);
+      const refused = [await raw(server.url, path), await raw(server.url, path), await raw(server.url, path)];
+      assert.equal([first.status, ...refused.map((answer) => answer.status)], [200, 429, 429, 429]);
+      assert.equal(refused.map(byFastPath), [false, false, true], 'the third 429 comes from the fast path');
+      assert.equal(headersOf(refused[2]!), headersOf(refused[1]!));
+      const reset = Number(header(refused[2]!, 'x-rate-limit-reset')) * 1000;
+      await new Promise((resolve) => setTimeout(resolve, Math.max(0, reset - Date.now()) + 100));
+      const admitted = await raw(server.url, path);
+      assert.is(admitted.status, 200, 'counted once in the new window (twice would be a 429)');
+      assert.not.ok(byFastPath(admitted), 'answered by Koa');
+      assert.is(header(admitted, 'x-rate-limit-remaining'), '0');
+      const again = await raw(server.url, path);
+      assert.is(again.status, 429);
+      assert.ok(byFastPath(again));
+    } finally {
+      await server.close();
+    }
+  });
+}
 flood('a flood from several clients at once: each 429 names its own client, page or JSON as asked, with a fresh timestamp', async () => {
   const server = await startApp({ RATE_LIMIT: 'on', RATE_LIMIT_ANONYMOUS: '1', TRUST_PROXY: '1' });
   try {

@@ -9,7 +9,7 @@ import type { Admission, RateLimits } from '../limits/rate-limits.ts';
 import { RepeatFilter } from '../lib/repeat-filter.ts';
 import { readBearer, recallBearer, type Bearer } from './bearer.ts';
 import { errorBody, type ErrorFields, type RenderedState } from './errors.ts';
-import { requestClient, type ProxyTrust } from './rate-limit.ts';
+import { countedBefore, requestClient, type ProxyTrust } from './rate-limit.ts';
 import { MAX_TARGET_BYTES } from './request-guard.ts';
 import type { RouteBudget, RouteState } from './routing.ts';
 import { negotiate, type SentState } from './send.ts';
@@ -37,8 +37,11 @@ interface Known {
   headers: Record<string, string>;
   path: string;
   params?: unknown;
-  /** A cached answer (by response-cache key) or a client error rendered anew each time. */
-  answer: { cacheKey: string; cacheControl: string } | { error: ErrorFields };
+  /**
+   * A cached answer (by response-cache key), a client error rendered anew each time, or only
+   * that the URL was refused (a 429): a request admitted after all is handed to Koa, counted.
+   */
+  answer: { cacheKey: string; cacheControl: string } | { error: ErrorFields } | { refusedOnly: true };
 }
 
 const ANONYMOUS: Bearer = {};
@@ -97,14 +100,16 @@ function variesOn(vary: string | undefined): string[] {
 export class FastPath {
   /** Answers kept in the response cache, by URL and the headers they vary on. */
   private readonly known: LRUCache<string, Known>;
-  /** 400s and 404s, apart: a stream of made-up URLs must not push out the answers that took work. */
+  /** 400s, 404s and 429s, apart: a stream of made-up URLs must not push out the answers that took work. */
   private readonly errors: LRUCache<string, Known>;
-  /** A 400 or 404 is remembered from its URL's second request on, as answers are kept (ResponseCache). */
+  /** A 400, 404 or 429 is remembered from its URL's second request on, as answers are kept (ResponseCache). */
   private readonly errorRepeats = new RepeatFilter();
   /** The request headers each URL's answer varies on (as the answer's `Vary` said). */
   private readonly vary: LRUCache<string, string[]>;
   /** The last 429 written, with what decides it (see `refuse`). */
   private lastRefusal?: { known: Known; at: number; message: string; accept: string | undefined; headers: Record<string, string>; body: string };
+  /** The app's listener, for a request admitted at a URL known only by its 429. */
+  private app?: RequestListener;
 
   constructor(private readonly options: FastPathOptions) {
     const { answersBytes, errorsBytes } = options.memory;
@@ -120,7 +125,11 @@ export class FastPath {
     return key;
   }
 
-  /** Koa middleware, outermost: remembers each cached 200 and each repeated 400/404 of a GET. */
+  /**
+   * Koa middleware, outermost: remembers each cached 200 and each repeated 400/404/429 of a GET.
+   * A client refused from its first request on never reaches an answer the cache keeps, so its
+   * URL is learnt from the 429 itself.
+   */
   remember(): Middleware {
     return async (ctx, next) => {
       await next();
@@ -135,12 +144,14 @@ export class FastPath {
         answer = { cacheKey: sent.entry.key, cacheControl: sent.cacheControl };
       } else if (error && (error.status === 400 || error.status === 404) && this.errorRepeats.seenBefore(ctx.url)) {
         answer = { error };
+      } else if (error?.status === 429 && this.errorRepeats.seenBefore(ctx.url)) {
+        answer = { refusedOnly: true };
       } else {
         return;
       }
       const names = variesOn(ctx.response.get('Vary'));
       this.vary.set(ctx.url, names);
-      ('error' in answer ? this.errors : this.known).set(FastPath.key(ctx.url, names, ctx.req.headers), {
+      ('cacheKey' in answer ? this.known : this.errors).set(FastPath.key(ctx.url, names, ctx.req.headers), {
         version: cache.version,
         budget: state.route.budget,
         base: state.base ?? {},
@@ -154,6 +165,7 @@ export class FastPath {
 
   /** The server's request listener: the fast answer when there is one, else `app`. */
   listener(app: RequestListener): RequestListener {
+    this.app = app;
     return (req, res) => {
       const found = this.find(req);
       if (!found) return app(req, res);
@@ -179,7 +191,7 @@ export class FastPath {
     if (!known || !this.options.served.ready) return undefined;
     const { cache } = this.options.served.current;
     if (known.version !== cache.version) return undefined;
-    if ('error' in known.answer) return { known };
+    if (!('cacheKey' in known.answer)) return { known };
     // Looked up before anything is counted: a request is counted once, here or in Koa.
     const entry = cache.peek(known.answer.cacheKey);
     return entry && { known, entry };
@@ -211,9 +223,16 @@ export class FastPath {
   private finish(req: IncomingMessage, res: ServerResponse, known: Known, entry: CachedResponse | undefined, bearer: Bearer, admission: Admission | undefined, started?: number): void {
     const refusal = admission?.refusal ? { status: 429, ...admission.refusal } : bearer.rejected;
     if (refusal) this.refuse(req, res, known, refusal, admission?.headers);
+    else if ('refusedOnly' in known.answer) return this.handOver(req, res, admission);
     else if ('error' in known.answer) this.writeError(req, res, known.answer.error, known.headers, admission?.headers);
-    else this.replay(req, res, known.headers, entry!, known.answer.cacheControl, admission?.headers);
+    else this.replay(req, res, known.headers, entry!, (known.answer as { cacheControl: string }).cacheControl, admission?.headers);
     if (started !== undefined) this.options.log.access('GET', known.path, res.statusCode, performance.now() - started);
+  }
+
+  /** A request admitted where only a 429 is known: Koa answers it (and logs it), counted here. */
+  private handOver(req: IncomingMessage, res: ServerResponse, admission: Admission | undefined): void {
+    countedBefore(req, admission);
+    this.app!(req, res);
   }
 
   /**

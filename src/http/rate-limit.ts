@@ -1,6 +1,7 @@
+import type { IncomingMessage } from 'node:http';
 import type { Context, Middleware } from 'koa';
 import { anonymousClient, clientAddress, type Client } from '../limits/client.ts';
-import type { RateLimits } from '../limits/rate-limits.ts';
+import type { Admission, RateLimits } from '../limits/rate-limits.ts';
 import type { Caller } from '../accounts/account.ts';
 import { HttpError } from '../lib/http-error.ts';
 import type { RouteState } from './routing.ts';
@@ -40,6 +41,17 @@ export interface RateLimitMiddlewareOptions {
   caller: (ctx: Context) => Promise<Caller | undefined>;
 }
 
+/** Requests the fast path counted before handing them to Koa, with what the count said. */
+const counted = new WeakMap<IncomingMessage, Admission | undefined>();
+
+/**
+ * Notes that `req` was counted (by the fast path), so that the limits middleware does not
+ * count it again: a request is counted once, whichever path answers it.
+ */
+export function countedBefore(req: IncomingMessage, admission: Admission | undefined): void {
+  counted.set(req, admission);
+}
+
 /** The client each caller is, kept while the caller is (a token's requests name one caller object). */
 const accountClients = new WeakMap<Caller, Client>();
 
@@ -68,12 +80,14 @@ export function requestClient(caller: Caller | undefined, peer: string | undefin
  * refused counts as its address, so floods of bad tokens are limited too.
  */
 export function rateLimit({ limits, proxy, caller }: RateLimitMiddlewareOptions): Middleware<RouteState> {
+  const clientOf = async (ctx: Context, budget: RouteState['route']['budget']) => {
+    const who = budget === 'auth' ? undefined : await caller(ctx);
+    return requestClient(who, ctx.req.socket.remoteAddress, ctx.get('X-Forwarded-For'), proxy);
+  };
   return async (ctx, next) => {
     const { budget } = ctx.state.route;
     if (ctx.method === 'OPTIONS' || budget === 'free') return next();
-    const who = budget === 'auth' ? undefined : await caller(ctx as unknown as Context);
-    const client = requestClient(who, ctx.req.socket.remoteAddress, ctx.get('X-Forwarded-For'), proxy);
-    const admission = await limits.admit(budget, client);
+    const admission = counted.has(ctx.req) ? counted.get(ctx.req) : await limits.admit(budget, await clientOf(ctx, budget));
     if (admission) {
       ctx.set(admission.headers);
       if (admission.refusal) throw new HttpError(429, admission.refusal.message, admission.refusal.headers);
