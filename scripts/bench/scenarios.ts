@@ -92,7 +92,7 @@ export async function scenariosFor(dir: string): Promise<Scenario[]> {
     { name: 'search (2 words)', status: 200, targets: { a: 0, d: 0.5 }, ours: { path: `/api/v1/episodes?q=${encodeURIComponent(searchWords)}`, headers: none } },
     { name: 'revalidation 304', status: 304, targets: { a: 0.7, b: 0, c: 0, d: 0.65 }, efficiency: { a: 0.85 }, ours: { path: `/api/v1/actors/${actor.uuid}`, headers: { 'if-none-match': '' } }, jsonServer: { path: `/actors/${actor.uuid}`, headers: { 'if-none-match': '' } } },
     { name: 'not found 404', status: 404, targets: { a: 0, d: 0 }, ours: { path: `/api/v1/actors/${MISSING}`, headers: none }, jsonServer: { path: `/actors/${MISSING}`, headers: none } },
-    { name: 'GraphQL GET, repeated', status: 200, targets: { a: 0.8 }, ours: { path: `/api/graphql?query=${encodeURIComponent(page)}`, headers: graphql } },
+    { name: 'GraphQL GET, repeated', status: 200, targets: { a: 0.8 }, efficiency: { a: 0.85 }, ours: { path: `/api/graphql?query=${encodeURIComponent(page)}`, headers: graphql } },
     { name: 'GraphQL POST, repeated (baseline: plain graphql-js)', status: 200, baseline: 'graphql-js', targets: { a: 2 }, ours: post(page) },
     { name: 'GraphQL nested, POST (baseline: plain graphql-js)', status: 200, baseline: 'graphql-js', targets: { a: 0 }, maxP99Ms: 20, ours: post(nested) },
     { name: '429 flood', status: 429, targets: { flood: 0.6 }, efficiency: { flood: 0.8 }, ours: { path: `/api/v1/actors/${actor.uuid}?flood`, headers: none } },

@@ -98,14 +98,19 @@ function variesOn(vary: string | undefined): string[] {
  * createHttpServer(fast.listener(app.callback()), options);
  */
 export class FastPath {
-  /** Answers kept in the response cache, by URL and the headers they vary on. */
+  /** Answers kept in the response cache, by URL (its number in `urls`) and the headers they vary on. */
   private readonly known: LRUCache<string, Known>;
   /** 400s, 404s and 429s, apart: a stream of made-up URLs must not push out the answers that took work. */
   private readonly errors: LRUCache<string, Known>;
   /** A 400, 404 or 429 is remembered from its URL's second request on, as answers are kept (ResponseCache). */
   private readonly errorRepeats = new RepeatFilter();
-  /** The request headers each URL's answer varies on (as the answer's `Vary` said). */
-  private readonly vary: LRUCache<string, string[]>;
+  /**
+   * Each URL remembered: a number that stands for it in the answers' keys (a long URL is then
+   * hashed once per request, not twice), and the request headers its answer varies on (as the
+   * answer's `Vary` said).
+   */
+  private readonly urls: LRUCache<string, { id: string; names: string[] }>;
+  private nextId = 0;
   /** The last 429 written, with what decides it (see `refuse`). */
   private lastRefusal?: { known: Known; at: number; message: string; accept: string | undefined; headers: Record<string, string>; body: string };
   /** The app's listener, for a request admitted at a URL known only by its 429. */
@@ -116,11 +121,11 @@ export class FastPath {
     const sized = (maxSize: number) => ({ maxSize: Math.max(1, Math.floor(maxSize)), sizeCalculation: knownSize });
     this.known = new LRUCache<string, Known>(sized(answersBytes * 0.75));
     this.errors = new LRUCache<string, Known>(sized(errorsBytes));
-    this.vary = new LRUCache<string, string[]>({ maxSize: Math.max(1, Math.floor(answersBytes * 0.25 + errorsBytes)), sizeCalculation: (names, url) => KNOWN_OVERHEAD_BYTES / 2 + url.length + names.join('').length });
+    this.urls = new LRUCache<string, { id: string; names: string[] }>({ maxSize: Math.max(1, Math.floor(answersBytes * 0.25 + errorsBytes)), sizeCalculation: ({ names }, url) => KNOWN_OVERHEAD_BYTES / 2 + url.length + names.join('').length });
   }
 
-  private static key(url: string, names: readonly string[], headers: IncomingMessage['headers']): string {
-    let key = url;
+  private static key({ id, names }: { id: string; names: readonly string[] }, headers: IncomingMessage['headers']): string {
+    let key = id;
     for (const name of names) key += `\n${String(headers[name] ?? '')}`;
     return key;
   }
@@ -150,8 +155,9 @@ export class FastPath {
         return;
       }
       const names = variesOn(ctx.response.get('Vary'));
-      this.vary.set(ctx.url, names);
-      ('cacheKey' in answer ? this.known : this.errors).set(FastPath.key(ctx.url, names, ctx.req.headers), {
+      const url = { id: this.urls.get(ctx.url)?.id ?? String(this.nextId++), names };
+      this.urls.set(ctx.url, url);
+      ('cacheKey' in answer ? this.known : this.errors).set(FastPath.key(url, ctx.req.headers), {
         version: cache.version,
         budget: state.route.budget,
         base: state.base ?? {},
@@ -185,8 +191,8 @@ export class FastPath {
   private find(req: IncomingMessage): { known: Known; entry?: CachedResponse } | undefined {
     if (req.method !== 'GET' || (req.headers.host === undefined && req.httpVersion !== '1.0')) return undefined;
     const url = req.url ?? '';
-    const names = this.vary.get(url);
-    const key = names && FastPath.key(url, names, req.headers);
+    const remembered = this.urls.get(url);
+    const key = remembered && FastPath.key(remembered, req.headers);
     const known = key !== undefined ? (this.known.get(key) ?? this.errors.get(key)) : undefined;
     if (!known || !this.options.served.ready) return undefined;
     const { cache } = this.options.served.current;
