@@ -1,4 +1,5 @@
 import { readFile, writeFile } from 'node:fs/promises';
+import { Agent, request } from 'node:http';
 import { SignJWT } from 'jose';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
@@ -95,6 +96,37 @@ test('a token refused once is recalled as refused, without checking it again', a
   const recalled = tokens.recall('a.b.c');
   assert.ok(recalled instanceof TokenRejected, 'recalled without a check');
   assert.is(recalled.reason, 'invalid');
+});
+
+/** GETs `path` with `authorization` on `agent`: the status, the account budget left, and whether the connection was reused. */
+function getOn(agent: Agent, url: string, path: string, authorization: string): Promise<{ status: number; remaining: string | undefined; reused: boolean }> {
+  return new Promise((resolve, reject) => {
+    const req = request(url + path, { agent, headers: { authorization } }, (res) => {
+      res.resume().on('end', () => resolve({ status: res.statusCode!, remaining: res.headers['x-rate-limit-remaining'] as string | undefined, reused: req.reusedSocket }));
+    });
+    req.on('error', reject).end();
+  });
+}
+
+test('tokens that change between requests on one keep-alive connection are each read afresh', async () => {
+  const app = await startApp({ RATE_LIMIT: 'on', RATE_LIMIT_BASIC: '100', AUTH_RATE_LIMIT: '100' });
+  const [first, second] = [await registered(app.url, 'yan'), await registered(app.url, 'yoko')];
+  const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+  try {
+    // The first round is answered by Koa and kept, the second by the fast path; a random record always by Koa.
+    for (const path of ['/api/v1/actors', '/api/v1/actors', '/api/v1/actors/random']) {
+      const seen = [];
+      for (const authorization of [`Bearer ${first}`, `Bearer ${second}`, 'Bearer not-a-jwt', `Bearer ${first}`, `Bearer ${second}`]) seen.push(await getOn(agent, app.url, path, authorization));
+      assert.ok(seen.slice(1).every(({ reused }) => reused), 'one connection');
+      assert.equal(seen.map(({ status }) => status), [200, 200, 401, 200, 200], path);
+      // Each account's own budget, counted once per request: the second token never passes for the first.
+      const left = seen.map(({ remaining }) => Number(remaining));
+      assert.equal([left[3]! - left[0]!, left[4]! - left[1]!], [-1, -1], `${path}: ${left.join(', ')}`);
+    }
+  } finally {
+    agent.destroy();
+    await app.close();
+  }
 });
 
 test('the role that counts is the stored one, not the one in the token', async ({ app }) => {

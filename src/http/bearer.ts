@@ -17,21 +17,38 @@ const BEARER = /^Bearer +([A-Za-z0-9._~+/-]+=*) *$/i;
 
 /**
  * Checks an `Authorization` header: no header is anonymous, a valid bearer token names its
- * caller, anything else is the 401 it deserves. Shared by Koa and the fast path.
+ * caller, anything else is the 401 it deserves. Shared by Koa and the fast path; `connection`
+ * (the request's socket) lets a header sent again on it skip the parsing.
  *
  * @example
  * await readBearer(req.headers.authorization, accounts); // { caller: { uuid, username, role } }
  */
-export async function readBearer(header: string | undefined, accounts: AccountService): Promise<Bearer> {
-  const now = recallBearer(header, accounts);
+export async function readBearer(header: string | undefined, accounts: AccountService, connection?: object): Promise<Bearer> {
+  const now = recallBearer(header, accounts, connection);
   if (now) return now;
-  const token = BEARER.exec(header!)![1]!;
+  const token = tokenIn(header!, connection)!;
   try {
     return { caller: await accounts.identify(token) };
   } catch (error) {
     if (error instanceof HttpError) return { rejected: error };
     throw error;
   }
+}
+
+/**
+ * The token last read from each connection's `Authorization` header. A keep-alive client sends
+ * the same header with every request: comparing it with the last one costs less than matching
+ * the pattern and hashing a fresh copy of a 400-character token (about 1.3 µs a request), and
+ * the token kept has its hash computed already for the lookups that follow.
+ */
+const lastTokens = new WeakMap<object, { header: string; token: string }>();
+
+function tokenIn(header: string, connection: object | undefined): string | undefined {
+  const last = connection && lastTokens.get(connection);
+  if (last?.header === header) return last.token;
+  const token = BEARER.exec(header)?.[1];
+  if (token && connection) lastTokens.set(connection, { header, token });
+  return token;
 }
 
 /** Bearers of the tokens clients send again, one object per caller: the common case allocates nothing. */
@@ -43,11 +60,11 @@ const bearers = new WeakMap<Caller, Bearer>();
  * `readBearer` can tell.
  *
  * @example
- * recallBearer(req.headers.authorization, accounts) ?? (await readBearer(req.headers.authorization, accounts));
+ * recallBearer(req.headers.authorization, accounts, req.socket) ?? (await readBearer(req.headers.authorization, accounts, req.socket));
  */
-export function recallBearer(header: string | undefined, accounts: AccountService): Bearer | undefined {
+export function recallBearer(header: string | undefined, accounts: AccountService, connection?: object): Bearer | undefined {
   if (!header) return {};
-  const token = BEARER.exec(header)?.[1];
+  const token = tokenIn(header, connection);
   if (!token) return { rejected: new HttpError(401, "Authorization header must be 'Bearer <token>'", { 'WWW-Authenticate': 'Bearer error="invalid_token"' }) };
   const recalled = accounts.recallCaller(token);
   if (recalled === undefined) return undefined;
@@ -66,7 +83,7 @@ export function recallBearer(header: string | undefined, accounts: AccountServic
  */
 export function bearerOf(ctx: Context, accounts: AccountService): Promise<Bearer> {
   const state = ctx.state as AuthState;
-  state.bearer ??= readBearer(ctx.get('Authorization'), accounts);
+  state.bearer ??= readBearer(ctx.get('Authorization'), accounts, ctx.req.socket);
   return state.bearer;
 }
 

@@ -212,9 +212,9 @@ export class FastPath {
     const started = this.options.logAccess ? performance.now() : undefined;
     const authorization = req.headers.authorization;
     if (authorization === undefined) return this.count(req, res, known, entry, ANONYMOUS, started);
-    const recalled = recallBearer(authorization, this.options.accounts);
+    const recalled = recallBearer(authorization, this.options.accounts, req.socket);
     if (recalled) return this.count(req, res, known, entry, recalled, started);
-    return readBearer(authorization, this.options.accounts).then((bearer) => this.count(req, res, known, entry, bearer, started));
+    return readBearer(authorization, this.options.accounts, req.socket).then((bearer) => this.count(req, res, known, entry, bearer, started));
   }
 
   private count(req: IncomingMessage, res: ServerResponse, known: Known, entry: CachedResponse | undefined, bearer: Bearer, started: number | undefined): void | Promise<void> {
