@@ -10,6 +10,7 @@ import { RepeatFilter } from '../lib/repeat-filter.ts';
 import { readBearer, recallBearer, type Bearer } from './bearer.ts';
 import { errorBody, type ErrorFields, type RenderedState } from './errors.ts';
 import { countedBefore, requestClient, type ProxyTrust } from './rate-limit.ts';
+import { pairsOf, plain, variesOn, withLimits, type BaseState } from './replayed-headers.ts';
 import { MAX_TARGET_BYTES } from './request-guard.ts';
 import type { RouteBudget, RouteState } from './routing.ts';
 import { negotiate, type SentState } from './send.ts';
@@ -33,8 +34,11 @@ interface Known {
   budget: RouteBudget;
   /** Headers the app had set before the limits ran (CORS, nosniff): those of a 401 or 429. */
   base: Record<string, string>;
-  /** The answer's headers but those set anew per answer (see PER_ANSWER). */
-  headers: Record<string, string>;
+  /**
+   * The answer's headers as name, value pairs (the form `writeHead` walks fastest), but those
+   * set anew per answer (PER_ANSWER) and those the fast path writes itself (`writtenHere`).
+   */
+  headers: string[];
   path: string;
   params?: unknown;
   /**
@@ -46,18 +50,16 @@ interface Known {
 
 const ANONYMOUS: Bearer = {};
 
-/** Headers that change with the encoding, the moment, the connection or the client's budget. */
-const PER_ANSWER = /^(etag|content-encoding|content-length|date|connection|keep-alive|retry-after|x-rate-limit-.*|ratelimit|ratelimit-policy)$/;
-
 /**
  * What remembering one URL costs beyond its characters: the Known object, its headers and
  * base objects, the cache slots (measured as the response cache's overhead is).
  */
 export const KNOWN_OVERHEAD_BYTES = 700;
 
-function charsOf(record: Record<string, unknown> | undefined): number {
+function charsOf(record: Record<string, unknown> | readonly string[] | undefined): number {
   let chars = 0;
-  for (const name in record) chars += name.length + String(record[name]).length;
+  if (Array.isArray(record)) for (const text of record) chars += text.length;
+  else for (const name in record) chars += name.length + String(record[name as keyof typeof record]).length;
   return chars;
 }
 
@@ -68,20 +70,9 @@ function knownSize(known: Known, key: string): number {
   return KNOWN_OVERHEAD_BYTES + key.length + known.path.length + charsOf(known.headers) + charsOf(params) + error;
 }
 
-function plain(headers: Record<string, unknown>): Record<string, string> {
-  const found: Record<string, string> = {};
-  for (const [name, value] of Object.entries(headers)) {
-    if (value !== undefined && !PER_ANSWER.test(name)) found[name] = Array.isArray(value) ? value.join(', ') : String(value);
-  }
-  return found;
-}
-
-/** The request headers an answer varies on, but the encoding (negotiated per answer). */
-function variesOn(vary: string | undefined): string[] {
-  return (vary ?? '')
-    .split(',')
-    .map((name) => name.trim().toLowerCase())
-    .filter((name) => name && name !== 'accept-encoding');
+/** What the fast path writes itself: the type of every answer, and an error's `Cache-Control`. */
+function writtenHere(answer: Known['answer']): string[] {
+  return 'cacheKey' in answer ? ['content-type'] : ['content-type', 'cache-control'];
 }
 
 /**
@@ -112,7 +103,7 @@ export class FastPath {
   private readonly urls: LRUCache<string, { id: string; names: string[] }>;
   private nextId = 0;
   /** The last 429 written, with what decides it (see `refuse`). */
-  private lastRefusal?: { known: Known; at: number; message: string; accept: string | undefined; headers: Record<string, string>; body: string };
+  private lastRefusal?: { known: Known; at: number; message: string; accept: string | undefined; headers: string[]; body: string };
   /** The app's listener, for a request admitted at a URL known only by its 429. */
   private app?: RequestListener;
 
@@ -161,7 +152,7 @@ export class FastPath {
         version: cache.version,
         budget: state.route.budget,
         base: state.base ?? {},
-        headers: plain(ctx.response.headers),
+        headers: pairsOf(plain(ctx.response.headers), writtenHere(answer)),
         path: ctx.path,
         ...(ctx.querystring ? { params: ctx.query } : {}),
         answer,
@@ -177,7 +168,7 @@ export class FastPath {
       if (!found) return app(req, res);
       const fail = (error: Error) => {
         this.options.log.warn(`500 on GET ${found.known.path} (fast path): ${error.stack ?? error.message}`);
-        if (!res.headersSent) this.writeError(req, res, { status: 500, method: 'GET', message: 'Internal server error', url: found.known.path }, found.known.base);
+        if (!res.headersSent) this.writeError(req, res, { status: 500, method: 'GET', message: 'Internal server error', url: found.known.path }, pairsOf(found.known.base));
       };
       try {
         this.answer(req, res, found.known, found.entry)?.catch(fail);
@@ -256,57 +247,37 @@ export class FastPath {
       return;
     }
     const fields: ErrorFields = { status: error.status, method: 'GET', message: error.message, url: known.path, ...(known.params ? { params: known.params } : {}) };
-    const written = this.writeError(req, res, fields, { ...known.base, ...error.headers }, limitHeaders);
+    const written = this.writeError(req, res, fields, pairsOf({ ...known.base, ...error.headers }), limitHeaders);
     if (error.status === 429) this.lastRefusal = { known, at, message: error.message, accept, ...written };
   }
 
-  private writeError(req: IncomingMessage, res: ServerResponse, fields: ErrorFields, headers: Record<string, string>, limitHeaders: Record<string, string> = {}): { headers: Record<string, string>; body: string } {
+  /** Writes an error answer: `headers` (pairs, with no type or `Cache-Control`), the limit headers, the body's own. */
+  private writeError(req: IncomingMessage, res: ServerResponse, fields: ErrorFields, headers: readonly string[], limitHeaders?: Record<string, string>): { headers: string[]; body: string } {
     const { type, body } = errorBody(fields, req);
-    const all = { ...headers, ...limitHeaders, 'content-type': type, 'cache-control': 'no-store', 'content-length': String(Buffer.byteLength(body)) };
+    const all = withLimits(headers, limitHeaders);
+    all.push('content-type', type, 'cache-control', 'no-store', 'content-length', String(Buffer.byteLength(body)));
     res.writeHead(fields.status, all).end(body);
     return { headers: all, body };
   }
 
   /** Sends a cached answer with the headers the app sent with it. */
-  private replay(req: IncomingMessage, res: ServerResponse, known: Record<string, string>, entry: CachedResponse, cacheControl: string, limitHeaders?: Record<string, string>): void {
+  private replay(req: IncomingMessage, res: ServerResponse, known: readonly string[], entry: CachedResponse, cacheControl: string, limitHeaders?: Record<string, string>): void {
     const { status, encoding, etag } = negotiate(req, entry, cacheControl);
+    const head = withLimits(known, limitHeaders);
+    if (etag) head.push('etag', etag);
     if (status === 304) {
-      // Copied without the type rather than deleted from a copy: a delete leaves V8 a slow object for Node to walk.
-      const head: Record<string, string> = {};
-      for (const name in known) if (name !== 'content-type') head[name] = known[name]!;
-      if (limitHeaders) Object.assign(head, limitHeaders);
-      if (etag) head.etag = etag;
       res.writeHead(304, head).end();
       return;
     }
-    const all: Record<string, string> = limitHeaders ? Object.assign({}, known, limitHeaders) : { ...known };
-    if (etag) all.etag = etag;
     const body = entry.bytes(encoding);
-    if (encoding !== 'identity') all['content-encoding'] = encoding;
+    if (encoding !== 'identity') head.push('content-encoding', encoding);
     // Remembered from a 200 or a 304: the type comes from the entry either way.
-    all['content-type'] = entry.headers['Content-Type']!;
-    all['content-length'] = String(body.length);
-    res.writeHead(200, all).end(body);
+    head.push('content-type', entry.headers['Content-Type']!, 'content-length', String(body.length));
+    res.writeHead(200, head).end(body);
   }
 }
 
 function header(req: IncomingMessage, name: string): string | undefined {
   const value = req.headers[name];
   return Array.isArray(value) ? value.join(', ') : value;
-}
-
-/** What `captureBase` leaves on `ctx.state`. */
-export interface BaseState {
-  base?: Record<string, string>;
-}
-
-/**
- * Notes the headers set before the limits run (CORS, nosniff), which a 401 or 429 carries:
- * the fast path answers those with the same headers Koa would.
- */
-export function captureBase(): Middleware<BaseState> {
-  return (ctx, next) => {
-    ctx.state.base = plain(ctx.response.headers);
-    return next();
-  };
 }
