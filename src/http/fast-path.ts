@@ -32,8 +32,8 @@ export interface FastPathOptions {
 interface Known {
   version: string;
   budget: RouteBudget;
-  /** Headers the app had set before the limits ran (CORS, nosniff): those of a 401 or 429. */
-  base: Record<string, string>;
+  /** Headers the app had set before the limits ran (CORS, nosniff), as pairs: those of a 401 or 429. */
+  base: string[];
   /**
    * The answer's headers as name, value pairs (the form `writeHead` walks fastest), but those
    * set anew per answer (PER_ANSWER) and those the fast path writes itself (`writtenHere`).
@@ -151,7 +151,7 @@ export class FastPath {
       ('cacheKey' in answer ? this.known : this.errors).set(FastPath.key(url, ctx.req.headers), {
         version: cache.version,
         budget: state.route.budget,
-        base: state.base ?? {},
+        base: pairsOf(state.base ?? {}),
         headers: pairsOf(plain(ctx.response.headers), writtenHere(answer)),
         path: ctx.path,
         ...(ctx.querystring ? { params: ctx.query } : {}),
@@ -168,7 +168,7 @@ export class FastPath {
       if (!found) return app(req, res);
       const fail = (error: Error) => {
         this.options.log.warn(`500 on GET ${found.known.path} (fast path): ${error.stack ?? error.message}`);
-        if (!res.headersSent) this.writeError(req, res, { status: 500, method: 'GET', message: 'Internal server error', url: found.known.path }, pairsOf(found.known.base));
+        if (!res.headersSent) this.writeError(req, res, { status: 500, method: 'GET', message: 'Internal server error', url: found.known.path }, found.known.base);
       };
       try {
         this.answer(req, res, found.known, found.entry)?.catch(fail);
@@ -247,7 +247,8 @@ export class FastPath {
       return;
     }
     const fields: ErrorFields = { status: error.status, method: 'GET', message: error.message, url: known.path, ...(known.params ? { params: known.params } : {}) };
-    const written = this.writeError(req, res, fields, pairsOf({ ...known.base, ...error.headers }), limitHeaders);
+    // The error's own headers (Retry-After, WWW-Authenticate) are never among the base's.
+    const written = this.writeError(req, res, fields, known.base.concat(pairsOf(error.headers)), limitHeaders);
     if (error.status === 429) this.lastRefusal = { known, at, message: error.message, accept, ...written };
   }
 
