@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
+import { accessLine } from '../src/config/logger.ts';
 import { ROOT } from './helpers/spawn.ts';
 
 /**
@@ -48,6 +49,11 @@ test('text: a boot line is written at once, not held for the batch', async () =>
   // The event loop is then kept busy for 4 s, so no timer can flush: only the immediate write shows it.
   const output = await childLog('text', `log.info('listening on http://127.0.0.1:1'); const end = Date.now() + 4000; while (Date.now() < end);`, /listening on/, 3_000);
   assert.match(output, /listening on/);
+});
+
+test('an access line shows the time in tenths of a millisecond, rounded as toFixed(1) rounds', () => {
+  const shown = [0, 0.04, 0.05, 0.96, 1.43, 9.99, 12.349, 1234.56].map((ms) => accessLine('GET', '/api/v1/actors', 200, ms).split(' ').at(-1));
+  assert.equal(shown, ['0.0ms', '0.0ms', '0.1ms', '1.0ms', '1.4ms', '10.0ms', '12.3ms', '1234.6ms']);
 });
 
 test.run();

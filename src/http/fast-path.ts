@@ -211,7 +211,7 @@ export class FastPath {
   private count(req: IncomingMessage, res: ServerResponse, known: Known, entry: CachedResponse | undefined, bearer: Bearer, started: number | undefined): void | Promise<void> {
     const { limits, proxy } = this.options;
     if (!limits || known.budget === 'free') return this.finish(req, res, known, entry, bearer, undefined, started);
-    const client = requestClient(known.budget === 'auth' ? undefined : bearer.caller, req.socket.remoteAddress, header(req, 'x-forwarded-for'), proxy);
+    const client = requestClient(known.budget === 'auth' ? undefined : bearer.caller, req, proxy);
     const admission = limits.admit(known.budget, client);
     if (admission instanceof Promise) return admission.then((found) => this.finish(req, res, known, entry, bearer, found, started));
     this.finish(req, res, known, entry, bearer, admission, started);
@@ -276,9 +276,4 @@ export class FastPath {
     head.push('content-type', entry.headers['Content-Type']!, 'content-length', String(body.length));
     res.writeHead(200, head).end(body);
   }
-}
-
-function header(req: IncomingMessage, name: string): string | undefined {
-  const value = req.headers[name];
-  return Array.isArray(value) ? value.join(', ') : value;
 }

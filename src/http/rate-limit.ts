@@ -1,4 +1,5 @@
 import type { IncomingMessage } from 'node:http';
+import type { Socket } from 'node:net';
 import type { Context, Middleware } from 'koa';
 import { anonymousClient, clientAddress, type Client } from '../limits/client.ts';
 import type { Admission, RateLimits } from '../limits/rate-limits.ts';
@@ -62,15 +63,29 @@ function accountClient(caller: Caller): Client {
 }
 
 /**
- * Whom a request counts against: its account (in the tier of the account's current role)
- * when `caller` is known, else its address.
+ * The anonymous client of each connection when no proxy is trusted: its peer address never
+ * changes, so a keep-alive client's requests skip reading and looking up the address again.
+ */
+const connectionClients = new WeakMap<Socket, Client>();
+
+/**
+ * Whom `req` counts against: its account (in the tier of the account's current role) when
+ * `caller` is known, else its address (the connection's peer, or behind trusted proxies the
+ * `X-Forwarded-For` entry they wrote).
  *
  * @example
- * requestClient(undefined, '10.0.0.2', '203.0.113.7', trustProxies(1, log.warn)); // { key: 'ip:203.0.113.7', tier: 'anonymous', ... }
+ * requestClient(undefined, req, trustProxies(1, log.warn)); // { key: 'ip:203.0.113.7', tier: 'anonymous', ... }
  */
-export function requestClient(caller: Caller | undefined, peer: string | undefined, forwardedFor: string | undefined, proxy: ProxyTrust): Client {
+export function requestClient(caller: Caller | undefined, req: IncomingMessage, proxy: ProxyTrust): Client {
   if (caller) return accountClient(caller);
-  return anonymousClient(clientAddress(peer, forwardedFor, proxy.hops, proxy.malformed));
+  const { socket } = req;
+  if (proxy.hops === 0) {
+    let client = connectionClients.get(socket);
+    if (!client) connectionClients.set(socket, (client = anonymousClient(socket.remoteAddress ?? '')));
+    return client;
+  }
+  const forwardedFor = req.headers['x-forwarded-for'];
+  return anonymousClient(clientAddress(socket.remoteAddress, Array.isArray(forwardedFor) ? forwardedFor.join(', ') : forwardedFor, proxy.hops, proxy.malformed));
 }
 
 /**
@@ -82,7 +97,7 @@ export function requestClient(caller: Caller | undefined, peer: string | undefin
 export function rateLimit({ limits, proxy, caller }: RateLimitMiddlewareOptions): Middleware<RouteState> {
   const clientOf = async (ctx: Context, budget: RouteState['route']['budget']) => {
     const who = budget === 'auth' ? undefined : await caller(ctx);
-    return requestClient(who, ctx.req.socket.remoteAddress, ctx.get('X-Forwarded-For'), proxy);
+    return requestClient(who, ctx.req, proxy);
   };
   return async (ctx, next) => {
     const { budget } = ctx.state.route;

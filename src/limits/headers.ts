@@ -1,24 +1,31 @@
 import type { Verdict } from './window-counter.ts';
 
+/** The rate-limit headers of one answer counted in a budget, from its verdict and the time (epoch ms). */
+export type LimitHeaders = (verdict: Verdict, nowMs: number) => Record<string, string>;
+
 /**
- * The rate-limit headers of one answer: HawAPI's `X-Rate-Limit-*` trio (official clients read
- * `X-Rate-Limit-Remaining`) and the IETF draft pair `RateLimit-Policy` / `RateLimit`.
+ * The rate-limit headers of the answers counted in one budget: HawAPI's `X-Rate-Limit-*` trio
+ * (official clients read `X-Rate-Limit-Remaining`) and the IETF draft pair `RateLimit-Policy`
+ * / `RateLimit`. What never changes for the budget (its limit, window and policy) is written
+ * once here rather than for every answer.
  *
  * @example
- * limitHeaders('anonymous', { allowed: true, limit: 60, remaining: 59, reset: 1795000059800 }, 60, 1795000000);
+ * const headers = limitHeaders('anonymous', 60, 60);
+ * headers({ allowed: true, limit: 60, remaining: 59, reset: 1795000059800 }, 1795000000000);
  * // { 'X-Rate-Limit-Remaining': '59', 'X-Rate-Limit-Limit': '60', 'X-Rate-Limit-Reset': '1795000060',
  * //   'RateLimit-Policy': '"anonymous";q=60;w=60', RateLimit: '"anonymous";r=59;t=60' }
  */
-export function limitHeaders(policy: string, verdict: Verdict, windowSeconds: number, nowSeconds: number): Record<string, string> {
-  const reset = verdict.reset / 1000;
-  const left = Math.max(0, Math.round(reset - nowSeconds));
-  return {
-    'X-Rate-Limit-Remaining': String(verdict.remaining),
-    'X-Rate-Limit-Limit': String(verdict.limit),
-    'X-Rate-Limit-Reset': String(Math.ceil(reset)),
-    'RateLimit-Policy': `"${policy}";q=${verdict.limit};w=${windowSeconds}`,
-    RateLimit: `"${policy}";r=${verdict.remaining};t=${left}`,
-  };
+export function limitHeaders(policy: string, limit: number, windowSeconds: number): LimitHeaders {
+  const limitText = String(limit);
+  const policyText = `"${policy}";q=${limit};w=${windowSeconds}`;
+  const left = `"${policy}";r=`;
+  return ({ remaining, reset }, nowMs) => ({
+    'X-Rate-Limit-Remaining': String(remaining),
+    'X-Rate-Limit-Limit': limitText,
+    'X-Rate-Limit-Reset': String(Math.ceil(reset / 1000)),
+    'RateLimit-Policy': policyText,
+    RateLimit: `${left}${remaining};t=${Math.max(0, Math.round((reset - nowMs) / 1000))}`,
+  });
 }
 
 /**

@@ -2,7 +2,7 @@ import type { Redis } from 'ioredis';
 import type { Logger } from '../config/logger.ts';
 import { HttpError } from '../lib/http-error.ts';
 import type { Client } from './client.ts';
-import { limitHeaders, retryHeaders } from './headers.ts';
+import { limitHeaders, retryHeaders, type LimitHeaders } from './headers.ts';
 import { MemoryCounter } from './memory-counter.ts';
 import { connectRedis, shownRedis } from '../lib/redis.ts';
 import { RedisCounter } from './redis-counter.ts';
@@ -33,6 +33,13 @@ export interface Admission {
   refusal?: { message: string; headers: Record<string, string> };
 }
 
+/** A budget requests are counted in: its counter, its policy's name and its answers' headers. */
+interface Counted {
+  counter: WindowCounter;
+  policy: string;
+  headers: LimitHeaders;
+}
+
 /**
  * The rate limits of one process: a window counter per tier, one for the auth endpoints
  * per address, and one of failed sign-ins per username; all in memory or all in one Redis.
@@ -44,8 +51,8 @@ export interface Admission {
  * if (admission?.refusal) throw new HttpError(429, admission.refusal.message, admission.refusal.headers);
  */
 export class RateLimits {
-  private readonly tiers = new Map<Tier, WindowCounter>();
-  private readonly auth?: WindowCounter;
+  private readonly tiers = new Map<Tier, Counted>();
+  private readonly auth?: Counted;
   private readonly failures?: WindowCounter;
   private readonly redis?: Redis;
   private lastWarning = 0;
@@ -74,11 +81,15 @@ export class RateLimits {
       if (!Number.isFinite(limit)) return undefined;
       return this.redis ? new RedisCounter(this.redis, namespace, limit, ms) : new MemoryCounter(limit, ms);
     };
+    const counted = (namespace: string, limit: number, policy: string): Counted | undefined => {
+      const found = counter(namespace, limit, windowMs);
+      return found && { counter: found, policy, headers: limitHeaders(policy, limit, options.windowSeconds) };
+    };
     for (const tier of TIERS) {
-      const found = counter(`rate:${tier}`, options.tiers[tier], windowMs);
+      const found = counted(`rate:${tier}`, options.tiers[tier], tier.toLowerCase());
       if (found) this.tiers.set(tier, found);
     }
-    this.auth = counter('rate:auth', options.auth, windowMs);
+    this.auth = counted('rate:auth', options.auth, 'auth');
     this.failures = counter('login-failures', options.loginFailures.limit, options.loginFailures.windowMinutes * 60_000);
   }
 
@@ -92,22 +103,21 @@ export class RateLimits {
    * counters, so the fast path stays synchronous; Redis answers are promises.
    */
   admit(budget: Budget, client: Client): Admission | undefined | Promise<Admission | undefined> {
-    const counter = budget === 'auth' ? this.auth : this.tiers.get(client.tier);
-    if (!counter) return undefined;
+    const counted = budget === 'auth' ? this.auth : this.tiers.get(client.tier);
+    if (!counted) return undefined;
     let verdict: Verdict | Promise<Verdict>;
     try {
-      verdict = counter.hit(client.key);
+      verdict = counted.counter.hit(client.key);
     } catch (error) {
       return this.failed(error);
     }
-    if (verdict instanceof Promise) return verdict.then((found) => this.admission(budget, client, found), (error: unknown) => this.failed(error));
-    return this.admission(budget, client, verdict);
+    if (verdict instanceof Promise) return verdict.then((found) => this.admission(counted, budget, client, found), (error: unknown) => this.failed(error));
+    return this.admission(counted, budget, client, verdict);
   }
 
-  private admission(budget: Budget, client: Client, verdict: Verdict): Admission {
-    const policy = budget === 'auth' ? 'auth' : client.tier.toLowerCase();
+  private admission({ policy, headers: headersOf }: Counted, budget: Budget, client: Client, verdict: Verdict): Admission {
     const now = Date.now();
-    const headers = limitHeaders(policy, verdict, this.options.windowSeconds, now / 1000);
+    const headers = headersOf(verdict, now);
     if (verdict.allowed) return { headers };
     const after = Math.max(1, Math.ceil((verdict.reset - now) / 1000));
     const what = budget === 'auth' ? 'the auth endpoints allow' : `the ${policy} tier allows`;
