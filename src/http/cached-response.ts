@@ -30,6 +30,11 @@ function ownCopy(bytes: Buffer): Buffer {
  */
 export class CachedResponse {
   private encoded?: { br?: Buffer; gzip?: Buffer };
+  /**
+   * The quoted ETags, made once: a tag built per answer is a rope string, which Node's header
+   * check (a regular expression) and the If-None-Match comparison each had to flatten first.
+   */
+  private readonly tags: Record<string, string>;
   /** Characters of the key, the tag and the headers: what the entry holds besides its bodies. */
   private readonly chars: number;
 
@@ -42,7 +47,9 @@ export class CachedResponse {
     readonly etag: string,
     private readonly grown: (entry: CachedResponse) => void = () => {},
   ) {
-    let chars = key.length + etag.length;
+    this.tags = { identity: `"${etag}"` };
+    // The tag, and quoted for each of the three encodings.
+    let chars = key.length + 4 * etag.length + 16;
     for (const name in headers) chars += name.length + headers[name]!.length;
     this.chars = chars;
   }
@@ -54,7 +61,7 @@ export class CachedResponse {
 
   /** The strong ETag of the variant in `encoding`. */
   etagFor(encoding: string): string {
-    return encoding === 'identity' ? `"${this.etag}"` : `"${this.etag}-${encoding}"`;
+    return (this.tags[encoding] ??= `"${this.etag}-${encoding}"`);
   }
 
   /** The body in `encoding` (`br`, `gzip` or `identity`), compressing once. */

@@ -24,7 +24,8 @@ export function limitHeaders(policy: string, limit: number, windowSeconds: numbe
     'X-Rate-Limit-Limit': limitText,
     'X-Rate-Limit-Reset': String(Math.ceil(reset / 1000)),
     'RateLimit-Policy': policyText,
-    RateLimit: `${left}${remaining};t=${Math.max(0, Math.round((reset - nowMs) / 1000))}`,
+    // join makes a flat string; a template makes a rope that Node's header check must flatten.
+    RateLimit: [left, remaining, ';t=', Math.max(0, Math.round((reset - nowMs) / 1000))].join(''),
   });
 }
 
