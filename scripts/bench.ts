@@ -1,4 +1,4 @@
-// npm run bench [-- --data DIR] [--quick] [--rounds N] [--seconds S] [--connections C] [--only NAME]
+// npm run bench [-- --data DIR] [--quick] [--rounds N] [--seconds S] [--connections C] [--only NAME] [--pin]
 // Our server against a node:http baseline replaying its bytes and against json-server.
 import { parseArgs } from 'node:util';
 import { describeMachine, replaceSection } from './bench/document.ts';
@@ -13,6 +13,7 @@ const { values } = parseArgs({
     seconds: { type: 'string' },
     connections: { type: 'string', default: '50' },
     only: { type: 'string' },
+    pin: { type: 'boolean', default: false },
   },
 });
 const quick = values.quick!;
@@ -23,8 +24,10 @@ if (![rounds, seconds, connections].every((n) => Number.isInteger(n) && n > 0)) 
   console.error('--rounds, --seconds and --connections must be positive integers');
   process.exit(1);
 }
-const rows = await measureThroughput({ dataDir: values.data!, rounds, seconds, connections, ...(values.only ? { only: values.only } : {}), progress: (line) => console.error(`… ${line}`) });
-const settings = `${connections} connections, ${seconds} s per run, ${rounds} interleaved round${rounds > 1 ? 's' : ''}, medians; data: ${values.data}`;
+const pin = values.pin!;
+const rows = await measureThroughput({ dataDir: values.data!, rounds, seconds, connections, pin, ...(values.only ? { only: values.only } : {}), progress: (line) => console.error(`… ${line}`) });
+const placement = pin ? '; every server pinned to CPU 1, the load to CPU 0' : '';
+const settings = `${connections} connections, ${seconds} s per run, ${rounds} interleaved round${rounds > 1 ? 's' : ''}, medians${placement}; data: ${values.data}`;
 const text = `${throughputTable(rows)}\n\n${settings}.`;
 console.log(text);
 // A partial run (--only) prints its rows and leaves BENCHMARKS.md as it is.

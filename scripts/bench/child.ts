@@ -29,6 +29,22 @@ export function compiledServer(...nodeOptions: string[]): string[] {
   return [...nodeOptions, '--enable-source-maps', 'dist/main.js'];
 }
 
+/**
+ * Pins process `pid` and every thread it has (later ones inherit it) to CPU `core` (Linux
+ * `taskset`), so that a server and the load driving it never share a core: the CPU time a
+ * request costs then moves less between runs on a shared machine.
+ *
+ * @example
+ * pinToCore(child.process.pid!, 1);
+ */
+export function pinToCore(pid: number, core: number): void {
+  try {
+    execFileSync('taskset', ['-a', '-p', '-c', String(core), String(pid)], { stdio: 'ignore' });
+  } catch (error) {
+    throw new Error(`cannot pin process ${pid} to CPU ${core} with taskset (util-linux, two cores needed): ${(error as Error).message}`);
+  }
+}
+
 const OUTPUT_TAIL = 65_536;
 
 /**

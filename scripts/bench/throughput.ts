@@ -2,7 +2,7 @@ import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { RedisServer } from '../lib/redis-server.ts';
-import { compiledServer, startChild, type Child } from './child.ts';
+import { compiledServer, pinToCore, startChild, type Child } from './child.ts';
 import { drive, median, type Measure } from './load.ts';
 import { freePort } from './ports.ts';
 import { record } from './recorded.ts';
@@ -15,6 +15,8 @@ export interface ThroughputOptions {
   connections: number;
   /** Only the scenarios whose name holds this (a partial run while working on one path). */
   only?: string;
+  /** Every server on CPU 1 and the load (this process) on CPU 0, instead of where the system puts them. */
+  pin?: boolean;
   progress: (line: string) => void;
 }
 
@@ -77,6 +79,12 @@ export async function measureThroughput(options: ThroughputOptions): Promise<Thr
   const work = await mkdtemp(join(tmpdir(), 'bench-'));
   const children: Child[] = [];
   const redis = new RedisServer(await freePort());
+  const started = (child: Child) => {
+    if (options.pin) pinToCore(child.process.pid!, 1);
+    children.push(child);
+    return child;
+  };
+  if (options.pin) pinToCore(process.pid, 0);
   try {
     progress('starting redis-server and our server in four deployments');
     await redis.start();
@@ -85,7 +93,7 @@ export async function measureThroughput(options: ThroughputOptions): Promise<Thr
     const shared = await startOurs(dataDir, { ...RAISED, ...accounts('c'), REDIS_URL: redis.url, RATE_LIMIT_REDIS_TIMEOUT_MS: '50' });
     const unlimited = await startOurs(dataDir, { RATE_LIMIT: 'off', ...accounts('d') });
     const refusing = await startOurs(dataDir, { RATE_LIMIT_ANONYMOUS: '1', RATE_LIMIT_WINDOW_SECONDS: '86400', ...accounts('flood') });
-    children.push(deployed, shared, unlimited, refusing);
+    [deployed, shared, unlimited, refusing].forEach(started);
     const token = { authorization: `Bearer ${await basicToken(deployed)}` };
     const servers: Record<Variant, { child: Child; headers: Record<string, string> }> = {
       a: { child: deployed, headers: {} },
@@ -113,17 +121,17 @@ export async function measureThroughput(options: ThroughputOptions): Promise<Thr
     }
     await writeFile(join(work, 'answers.json'), JSON.stringify(answers));
     progress('starting the node:http baseline, plain graphql-js and json-server');
-    const replay = await startChild(['--import', 'tsx', 'scripts/bench/baseline-server.ts', join(work, 'answers.json')], {});
-    const graphqlJs = await startChild(['--import', 'tsx', 'scripts/bench/graphql-js-server.ts', dataDir], {});
-    children.push(replay, graphqlJs);
+    const replay = started(await startChild(['--import', 'tsx', 'scripts/bench/baseline-server.ts', join(work, 'answers.json')], {}));
+    const graphqlJs = started(await startChild(['--import', 'tsx', 'scripts/bench/graphql-js-server.ts', dataDir], {}));
     await writeFile(join(work, 'db.json'), JSON.stringify(await jsonServerDb(dataDir)));
     const port = await freePort();
-    const jsonServer = await startChild(
-      ['node_modules/json-server/lib/cli/bin.js', join(work, 'db.json'), '--port', String(port), '--host', '127.0.0.1', '--id', 'uuid', '--quiet', '--read-only'],
-      {},
-      `http://127.0.0.1:${port}/actors?_limit=1`,
+    const jsonServer = started(
+      await startChild(
+        ['node_modules/json-server/lib/cli/bin.js', join(work, 'db.json'), '--port', String(port), '--host', '127.0.0.1', '--id', 'uuid', '--quiet', '--read-only'],
+        {},
+        `http://127.0.0.1:${port}/actors?_limit=1`,
+      ),
     );
-    children.push(jsonServer);
     for (const scenario of scenarios) {
       const theirs = scenario.jsonServer;
       if (theirs && 'if-none-match' in theirs.headers) theirs.headers['if-none-match'] = (await record(origin(jsonServer), theirs.path, {})).headers.etag ?? '';
