@@ -35,8 +35,8 @@ export class CachedResponse {
    * check (a regular expression) and the If-None-Match comparison each had to flatten first.
    */
   private readonly tags: Record<string, string>;
-  /** Characters of the key, the tag and the headers: what the entry holds besides its bodies. */
-  private readonly chars: number;
+  /** Characters of the key, the tags and the headers: what the entry holds besides its bodies. */
+  private chars: number;
 
   constructor(
     readonly key: string,
@@ -48,8 +48,7 @@ export class CachedResponse {
     private readonly grown: (entry: CachedResponse) => void = () => {},
   ) {
     this.tags = { identity: `"${etag}"` };
-    // The tag, and quoted for each of the three encodings.
-    let chars = key.length + 4 * etag.length + 16;
+    let chars = key.length + 2 * etag.length + 2;
     for (const name in headers) chars += name.length + headers[name]!.length;
     this.chars = chars;
   }
@@ -61,7 +60,13 @@ export class CachedResponse {
 
   /** The strong ETag of the variant in `encoding`. */
   etagFor(encoding: string): string {
-    return (this.tags[encoding] ??= `"${this.etag}-${encoding}"`);
+    let tag = this.tags[encoding];
+    if (tag === undefined) {
+      tag = this.tags[encoding] = `"${this.etag}-${encoding}"`;
+      this.chars += tag.length;
+      this.grown(this);
+    }
+    return tag;
   }
 
   /** The body in `encoding` (`br`, `gzip` or `identity`), compressing once. */
