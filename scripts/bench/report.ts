@@ -27,7 +27,8 @@ const VARIANTS: [Variant, string][] = [
 /**
  * The throughput table of `npm run bench`: per scenario, the node:http baseline's req/s and
  * CPU per request, then in each deployment (the default first) our req/s and its ratio to the
- * baseline's, our CPU per request and the efficiency (the baseline's CPU ÷ ours), each with
+ * baseline's, our CPU per request and the efficiency (the baseline's CPU ÷ ours in the same round: the median, then
+ * the lowest and highest round), each with
  * its target beside it, and json-server's req/s with our ratio to it (limits off).
  *
  * @example
@@ -42,8 +43,10 @@ export function throughputTable(rows: ThroughputRow[]): string {
       if (!figures || !baseline) return '';
       const verdict = (value: number, target: number | undefined) => (target ? ` ${value >= target ? '✓' : '✗'} (≥ ${target})` : '');
       const ratio = figures.rps / baseline.rps;
-      const efficiency = baseline.cpuUs / figures.cpuUs;
-      const cpu = figures.cpuUs > 0 ? `; ${figures.cpuUs.toFixed(0)} µs: **${efficiency.toFixed(2)}**${verdict(efficiency, scenario.efficiency?.[variant])}` : '';
+      const efficiency = figures.efficiency?.median ?? baseline.cpuUs / figures.cpuUs;
+      const { low, high } = figures.efficiency ?? {};
+      const spread = low !== undefined && high !== undefined && high > low ? ` (${low.toFixed(2)}–${high.toFixed(2)})` : '';
+      const cpu = figures.cpuUs > 0 ? `; ${figures.cpuUs.toFixed(0)} µs: **${efficiency.toFixed(2)}**${spread}${verdict(efficiency, scenario.efficiency?.[variant])}` : '';
       const p99 = scenario.maxP99Ms && variant === 'a' ? `; p99 ${ms(figures.p99)} ms ${figures.p99 < scenario.maxP99Ms ? '✓' : '✗'} (< ${scenario.maxP99Ms})` : '';
       return `${int(figures.rps)}: **${ratio.toFixed(2)}**${verdict(ratio, scenario.targets[variant])}${cpu}${p99}${warn(figures)}`;
     });

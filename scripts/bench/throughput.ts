@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { RedisServer } from '../lib/redis-server.ts';
 import { compiledServer, pinToCore, startChild, type Child } from './child.ts';
-import { drive, median, type Measure } from './load.ts';
+import { combine, drive, median, type Measure } from './load.ts';
 import { freePort } from './ports.ts';
 import { record } from './recorded.ts';
 import { jsonServerDb, scenariosFor, type Request, type Scenario, type Variant } from './scenarios.ts';
@@ -28,6 +28,8 @@ export interface Figures {
   wrong: number;
   /** Median CPU microseconds per request of the server process. */
   cpuUs: number;
+  /** The baseline's CPU per request ÷ this server's, each round's pair measured together: the median, and the lowest and highest round. */
+  efficiency?: { median: number; low: number; high: number };
 }
 
 export interface ThroughputRow {
@@ -42,8 +44,10 @@ const RAISED = { RATE_LIMIT_ANONYMOUS: '1000000000', RATE_LIMIT_BASIC: '10000000
 
 const origin = (child: Child) => new URL(child.url).origin;
 
-function summarize(measures: Measure[]): Figures {
+function summarize(measures: Measure[], baseline?: Measure[]): Figures {
+  const ratios = baseline ? measures.flatMap((m, round) => (m.cpuUs && baseline[round]?.cpuUs ? [baseline[round].cpuUs / m.cpuUs] : [])) : [];
   return {
+    ...(ratios.length ? { efficiency: { median: median(ratios), low: Math.min(...ratios), high: Math.max(...ratios) } } : {}),
     rps: median(measures.map((m) => m.rps)),
     p50: median(measures.map((m) => m.p50)),
     p99: median(measures.map((m) => m.p99)),
@@ -63,6 +67,28 @@ async function basicToken(server: Child): Promise<string> {
   const response = await fetch(`${origin(server)}/api/v1/auth/register`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
   if (response.status !== 201) throw new Error(`registering the bench account: ${response.status} ${await response.text()}`);
   return String(((await response.json()) as { token: string }).token);
+}
+
+const pause = () => new Promise((resolve) => setTimeout(resolve, 1000));
+
+/**
+ * One round of one request on several servers (each a process of its own), in one-second
+ * slices taken in turn, `seconds` of them each: every server meets the same moments of a shared
+ * machine whose speed moves from one second to the next. A server's CPU time is read over the
+ * whole round, a pause included before and after, so that the work it finishes while another
+ * is driven (a collection, a log write) is counted too.
+ */
+async function sliced(runs: { child: Child; request: Request }[], status: number, { seconds, connections }: { seconds: number; connections: number }): Promise<Measure[]> {
+  if (new Set(runs.map((run) => run.child)).size < runs.length) throw new Error('each server of a round needs a process of its own: its CPU time is read whole');
+  await pause();
+  const before = await Promise.all(runs.map((run) => run.child.cpuSeconds()));
+  const slices = runs.map((): Measure[] => []);
+  for (let slice = 0; slice < seconds; slice++) {
+    for (const [i, { child, request }] of runs.entries()) slices[i]!.push(await drive(origin(child) + request.path, request.headers, status, { ...request, seconds: 1, connections }));
+  }
+  await pause();
+  const after = await Promise.all(runs.map((run) => run.child.cpuSeconds()));
+  return slices.map((measures, i) => combine(measures, after[i]! - before[i]!));
 }
 
 /**
@@ -86,18 +112,20 @@ export async function measureThroughput(options: ThroughputOptions): Promise<Thr
   };
   if (options.pin) pinToCore(process.pid, 0);
   try {
-    progress('starting redis-server and our server in four deployments');
+    progress('starting redis-server and our server in five deployments');
     await redis.start();
     const accounts = (name: string) => ({ ACCOUNTS_FILE: join(work, name, 'accounts.json') });
     const deployed = await startOurs(dataDir, { ...RAISED, ...accounts('a') });
+    // (b) is the same deployment in a process of its own: each run's CPU time is its server's.
+    const withToken = await startOurs(dataDir, { ...RAISED, ...accounts('b') });
     const shared = await startOurs(dataDir, { ...RAISED, ...accounts('c'), REDIS_URL: redis.url, RATE_LIMIT_REDIS_TIMEOUT_MS: '50' });
     const unlimited = await startOurs(dataDir, { RATE_LIMIT: 'off', ...accounts('d') });
     const refusing = await startOurs(dataDir, { RATE_LIMIT_ANONYMOUS: '1', RATE_LIMIT_WINDOW_SECONDS: '86400', ...accounts('flood') });
-    [deployed, shared, unlimited, refusing].forEach(started);
-    const token = { authorization: `Bearer ${await basicToken(deployed)}` };
+    [deployed, withToken, shared, unlimited, refusing].forEach(started);
+    const token = { authorization: `Bearer ${await basicToken(withToken)}` };
     const servers: Record<Variant, { child: Child; headers: Record<string, string> }> = {
       a: { child: deployed, headers: {} },
-      b: { child: deployed, headers: token },
+      b: { child: withToken, headers: token },
       c: { child: shared, headers: {} },
       d: { child: unlimited, headers: {} },
       flood: { child: refusing, headers: {} },
@@ -155,21 +183,18 @@ export async function measureThroughput(options: ThroughputOptions): Promise<Thr
     }
     for (let round = 1; round <= options.rounds; round++) {
       for (const { scenario, runs } of plans) {
-        // Each round starts the servers in another order, and each run starts after a pause, so
-        // no server is always the one measured while the previous one still collects garbage.
+        progress(`round ${round}/${options.rounds} · ${scenario.name} · ${runs.map((run) => run.label).join(', ')}`);
+        // Each round starts with another server, so none is always the one driven first.
         const shift = (round - 1) % runs.length;
-        for (const run of [...runs.slice(shift), ...runs.slice(0, shift)]) {
-          progress(`round ${round}/${options.rounds} · ${scenario.name} · ${run.label}`);
-          await new Promise((resolve) => setTimeout(resolve, 1000));
-          run.into.push(await drive(origin(run.child) + run.request.path, run.request.headers, scenario.status, { ...run.request, ...options }, run.child));
-        }
+        const measures = await sliced([...runs.slice(shift), ...runs.slice(0, shift)], scenario.status, options);
+        runs.forEach((run, i) => run.into.push(measures[(i - shift + runs.length) % runs.length]!));
       }
     }
     return plans.map(({ scenario, ours, baselineMeasures, jsonMeasures }) => ({
       scenario,
       ...(baselineMeasures.length ? { baseline: summarize(baselineMeasures) } : {}),
       ...(jsonMeasures.length ? { jsonServer: summarize(jsonMeasures) } : {}),
-      ours: Object.fromEntries(Object.entries(ours).map(([variant, measures]) => [variant, summarize(measures!)])),
+      ours: Object.fromEntries(Object.entries(ours).map(([variant, measures]) => [variant, summarize(measures!, baselineMeasures)])),
     }));
   } finally {
     for (const child of children) await child.stop();
