@@ -27,7 +27,7 @@ if (![rounds, seconds, connections].every((n) => Number.isInteger(n) && n > 0)) 
 const pin = values.pin!;
 const rows = await measureThroughput({ dataDir: values.data!, rounds, seconds, connections, pin, ...(values.only ? { only: values.only } : {}), progress: (line) => console.error(`… ${line}`) });
 const placement = pin ? '; every server pinned to CPU 1, the load to CPU 0' : '';
-const settings = `${connections} connections, ${seconds} s per server per round in one-second slices taken in turn, ${rounds} round${rounds > 1 ? 's' : ''}, medians (efficiency: of each round's ratio)${placement}; data: ${values.data}`;
+const settings = `${connections} connections, ${seconds} s per server per round in one-second slices taken in turn, ${rounds} round${rounds > 1 ? 's' : ''}, medians (efficiency: of each round's ratio, with a token against the baseline sent the same token)${placement}; data: ${values.data}`;
 const text = `${throughputTable(rows)}\n\n${settings}.`;
 console.log(text);
 // A partial run (--only) prints its rows and leaves BENCHMARKS.md as it is.

@@ -37,7 +37,7 @@ const VARIANTS: [Variant, string][] = [
 export function throughputTable(rows: ThroughputRow[]): string {
   const used = VARIANTS.filter(([variant]) => rows.some((row) => row.ours[variant]));
   const warn = (f: Figures) => (f.wrong ? ` ⚠ ${f.wrong} wrong` : '');
-  const body = rows.map(({ scenario, baseline, jsonServer, ours }) => {
+  const body = rows.map(({ scenario, baseline, tokenBaseline, jsonServer, ours }) => {
     const cells = used.map(([variant]) => {
       const figures = ours[variant];
       if (!figures || !baseline) return '';
@@ -46,7 +46,8 @@ export function throughputTable(rows: ThroughputRow[]): string {
       const efficiency = figures.efficiency?.median ?? baseline.cpuUs / figures.cpuUs;
       const { low, high } = figures.efficiency ?? {};
       const spread = low !== undefined && high !== undefined && high > low ? ` (${low.toFixed(2)}–${high.toFixed(2)})` : '';
-      const cpu = figures.cpuUs > 0 ? `; ${figures.cpuUs.toFixed(0)} µs: **${efficiency.toFixed(2)}**${spread}${verdict(efficiency, scenario.efficiency?.[variant])}` : '';
+      const against = variant === 'b' && tokenBaseline ? ` (baseline with the token ${tokenBaseline.cpuUs.toFixed(0)} µs)` : '';
+      const cpu = figures.cpuUs > 0 ? `; ${figures.cpuUs.toFixed(0)} µs${against}: **${efficiency.toFixed(2)}**${spread}${verdict(efficiency, scenario.efficiency?.[variant])}` : '';
       const p99 = scenario.maxP99Ms && variant === 'a' ? `; p99 ${ms(figures.p99)} ms ${figures.p99 < scenario.maxP99Ms ? '✓' : '✗'} (< ${scenario.maxP99Ms})` : '';
       return `${int(figures.rps)}: **${ratio.toFixed(2)}**${verdict(ratio, scenario.targets[variant])}${cpu}${p99}${warn(figures)}`;
     });

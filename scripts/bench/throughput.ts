@@ -35,6 +35,8 @@ export interface Figures {
 export interface ThroughputRow {
   scenario: Scenario;
   baseline?: Figures;
+  /** The baseline sent (b)'s token, which (b)'s efficiency compares with. */
+  tokenBaseline?: Figures;
   jsonServer?: Figures;
   ours: Partial<Record<Variant, Figures>>;
 }
@@ -150,6 +152,8 @@ export async function measureThroughput(options: ThroughputOptions): Promise<Thr
     await writeFile(join(work, 'answers.json'), JSON.stringify(answers));
     progress('starting the node:http baseline, plain graphql-js and json-server');
     const replay = started(await startChild(['--import', 'tsx', 'scripts/bench/baseline-server.ts', join(work, 'answers.json')], {}));
+    // The same baseline again, sent (b)'s token: it then reads the same request bytes as ours (b) does.
+    const tokenReplay = started(await startChild(['--import', 'tsx', 'scripts/bench/baseline-server.ts', join(work, 'answers.json')], {}));
     const graphqlJs = started(await startChild(['--import', 'tsx', 'scripts/bench/graphql-js-server.ts', dataDir], {}));
     await writeFile(join(work, 'db.json'), JSON.stringify(await jsonServerDb(dataDir)));
     const port = await freePort();
@@ -172,10 +176,12 @@ export async function measureThroughput(options: ThroughputOptions): Promise<Thr
       const baselineMeasures: Measure[] = [];
       const jsonMeasures: Measure[] = [];
       runs.push({ label: 'baseline', child: replayed(scenario) ? replay : graphqlJs, request: scenario.ours, into: baselineMeasures });
+      const tokenBaseline: Measure[] = [];
+      if (replayed(scenario) && ours.b) runs.push({ label: 'baseline (token)', child: tokenReplay, request: requestOf(scenario, 'b'), into: tokenBaseline });
       // json-server is driven after the others, not between them: at ten times our CPU per request, the
       // collections it leaves behind would slow whichever server's slice came next.
       const apart: Run | undefined = scenario.jsonServer && { label: 'json-server', child: jsonServer, request: scenario.jsonServer, into: jsonMeasures };
-      return { scenario, runs, apart, ours, baselineMeasures, jsonMeasures };
+      return { scenario, runs, apart, ours, baselineMeasures, tokenBaseline, jsonMeasures };
     });
 
     // One second of each request on each server first, so that no round measures a cold JIT.
@@ -196,11 +202,12 @@ export async function measureThroughput(options: ThroughputOptions): Promise<Thr
         if (apart) apart.into.push((await sliced([apart], scenario.status, options))[0]!);
       }
     }
-    return plans.map(({ scenario, ours, baselineMeasures, jsonMeasures }) => ({
+    return plans.map(({ scenario, ours, baselineMeasures, tokenBaseline, jsonMeasures }) => ({
       scenario,
       ...(baselineMeasures.length ? { baseline: summarize(baselineMeasures) } : {}),
+      ...(tokenBaseline.length ? { tokenBaseline: summarize(tokenBaseline) } : {}),
       ...(jsonMeasures.length ? { jsonServer: summarize(jsonMeasures) } : {}),
-      ours: Object.fromEntries(Object.entries(ours).map(([variant, measures]) => [variant, summarize(measures!, baselineMeasures)])),
+      ours: Object.fromEntries(Object.entries(ours).map(([variant, measures]) => [variant, summarize(measures!, variant === 'b' && tokenBaseline.length ? tokenBaseline : baselineMeasures)])),
     }));
   } finally {
     for (const child of children) await child.stop();
