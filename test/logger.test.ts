@@ -12,6 +12,7 @@ function childLog(format: 'text' | 'json', body: string, wanted: RegExp, ms = 5_
   const script = `import { createLogger } from './src/config/logger.ts'; const log = createLogger({ level: 'info', format: '${format}' }); ${body}`;
   const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
   let output = '';
+  child.stdout!.setEncoding('utf8');
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
@@ -37,11 +38,17 @@ for (const format of ['text', 'json'] as const) {
     assert.match(output, /\/api\/v1\/actors/);
   });
 
-  test(`${format}: every access line of a burst is written by close()`, async () => {
-    const output = await childLog(format, `for (let i = 0; i < 5000; i++) log.access('GET', '/api/v1/episodes/' + i, 200, 0.5); await log.close(); console.log('closed');`, /closed/);
+  test(`${format}: every access line of a burst is written by close(), whole and in order`, async () => {
+    // Lines of every length: some not ASCII, one longer than a whole batch of bytes.
+    const pathOf = `(i) => '/api/v1/episodes/' + i + (i % 7 === 0 ? '/é✓' : '') + (i === 2500 ? '/' + 'x'.repeat(70_000) : '')`;
+    const output = await childLog(format, `const pathOf = ${pathOf}; for (let i = 0; i < 5000; i++) log.access('GET', pathOf(i), 200, 0.5); await log.close(); console.log('closed');`, /closed/);
     const lines = output.split('\n').filter((line) => line.includes('/api/v1/episodes/'));
-    assert.is(lines.length, 5000);
-    assert.ok(lines.at(-1)!.includes('/api/v1/episodes/4999'), lines.at(-1));
+    const paths = lines.map((line) => (format === 'json' ? (JSON.parse(line) as { path: string }).path : line.split(' ')[1]));
+    const expectedPath = eval(pathOf) as (i: number) => string;
+    const expected = Array.from({ length: 5000 }, (_, i) => expectedPath(i));
+    assert.is(paths.length, 5000);
+    const wrong = paths.findIndex((path, i) => path !== expected[i]);
+    assert.is(wrong, -1, `line ${wrong}: ${paths[wrong]?.slice(0, 80)}`);
   });
 }
 

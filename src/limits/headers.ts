@@ -1,3 +1,4 @@
+import { decimal } from '../lib/text.ts';
 import type { Verdict } from './window-counter.ts';
 
 /** The rate-limit headers of one answer counted in a budget, from its verdict and the time (epoch ms). */
@@ -19,14 +20,18 @@ export function limitHeaders(policy: string, limit: number, windowSeconds: numbe
   const limitText = String(limit);
   const policyText = `"${policy}";q=${limit};w=${windowSeconds}`;
   const left = `"${policy}";r=`;
-  return ({ remaining, reset }, nowMs) => ({
-    'X-Rate-Limit-Remaining': String(remaining),
-    'X-Rate-Limit-Limit': limitText,
-    'X-Rate-Limit-Reset': String(Math.ceil(reset / 1000)),
-    'RateLimit-Policy': policyText,
-    // join makes a flat string; a template makes a rope that Node's header check must flatten.
-    RateLimit: [left, remaining, ';t=', Math.max(0, Math.round((reset - nowMs) / 1000))].join(''),
-  });
+  return ({ remaining, reset }, nowMs) => {
+    // decimal, not String: the texts of numbers new with each request stay out of V8's cache.
+    const remainingText = decimal(remaining);
+    return {
+      'X-Rate-Limit-Remaining': remainingText,
+      'X-Rate-Limit-Limit': limitText,
+      'X-Rate-Limit-Reset': decimal(Math.ceil(reset / 1000)),
+      'RateLimit-Policy': policyText,
+      // join makes a flat string; a template makes a rope that Node's header check must flatten.
+      RateLimit: [left, remainingText, ';t=', decimal(Math.max(0, Math.round((reset - nowMs) / 1000)))].join(''),
+    };
+  };
 }
 
 /**
