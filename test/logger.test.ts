@@ -59,8 +59,9 @@ test('text: a boot line is written at once, not held for the batch', async () =>
 });
 
 test('an access line shows the time in tenths of a millisecond, rounded as toFixed(1) rounds', () => {
-  const shown = [0, 0.04, 0.05, 0.96, 1.43, 9.99, 12.349, 1234.56].map((ms) => accessLine('GET', '/api/v1/actors', 200, ms).split(' ').at(-1));
-  assert.equal(shown, ['0.0ms', '0.0ms', '0.1ms', '1.0ms', '1.4ms', '10.0ms', '12.3ms', '1234.6ms']);
+  const shown = [0, 0.04, 0.05, 0.96, 1.43, 9.99, 12.349, 99.94, 99.95, 1234.56].map((ms) => accessLine('GET', '/api/v1/actors', 200, ms));
+  assert.ok(shown.every((line) => line.startsWith('GET /api/v1/actors 200 ') && line.endsWith('\n')), shown[0]);
+  assert.equal(shown.map((line) => line.trimEnd().split(' ').at(-1)), ['0.0ms', '0.0ms', '0.1ms', '1.0ms', '1.4ms', '10.0ms', '12.3ms', '99.9ms', '100.0ms', '1234.6ms']);
 });
 
 test.run();

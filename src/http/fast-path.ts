@@ -166,16 +166,18 @@ export class FastPath {
     return (req, res) => {
       const found = this.find(req);
       if (!found) return app(req, res);
-      const fail = (error: Error) => {
-        this.options.log.warn(`500 on GET ${found.known.path} (fast path): ${error.stack ?? error.message}`);
-        if (!res.headersSent) this.writeError(req, res, { status: 500, method: 'GET', message: 'Internal server error', url: found.known.path }, found.known.base);
-      };
       try {
-        this.answer(req, res, found.known, found.entry)?.catch(fail);
+        this.answer(req, res, found.known, found.entry)?.catch((error: unknown) => this.fail(req, res, found.known, error));
       } catch (error) {
-        fail(error as Error);
+        this.fail(req, res, found.known, error);
       }
     };
+  }
+
+  /** A fast answer that threw: logged, and a 500 in the one error shape if nothing was sent yet. */
+  private fail(req: IncomingMessage, res: ServerResponse, known: Known, error: unknown): void {
+    this.options.log.warn(`500 on GET ${known.path} (fast path): ${(error as Error).stack ?? (error as Error).message}`);
+    if (!res.headersSent) this.writeError(req, res, { status: 500, method: 'GET', message: 'Internal server error', url: known.path }, known.base);
   }
 
   /** What the app said to this request before, with the cached answer still held; else undefined. */
@@ -238,7 +240,7 @@ export class FastPath {
    * (its budget headers and message move by the second, its timestamp by the millisecond), so
    * a flood is answered with the last one rendered rather than rendering each again.
    */
-  private refuse(req: IncomingMessage, res: ServerResponse, known: Known, error: Pick<HttpError, 'status' | 'message' | 'headers'>, limitHeaders: Record<string, string> = {}): void {
+  private refuse(req: IncomingMessage, res: ServerResponse, known: Known, error: Pick<HttpError, 'status' | 'message' | 'headers'>, limitHeaders: readonly string[] = []): void {
     const at = Date.now();
     const accept = req.headers.accept;
     const last = this.lastRefusal;
@@ -253,7 +255,7 @@ export class FastPath {
   }
 
   /** Writes an error answer: `headers` (pairs, with no type or `Cache-Control`), the limit headers, the body's own. */
-  private writeError(req: IncomingMessage, res: ServerResponse, fields: ErrorFields, headers: readonly string[], limitHeaders?: Record<string, string>): { headers: string[]; body: string } {
+  private writeError(req: IncomingMessage, res: ServerResponse, fields: ErrorFields, headers: readonly string[], limitHeaders?: readonly string[]): { headers: string[]; body: string } {
     const { type, body } = errorBody(fields, req);
     const all = withLimits(headers, limitHeaders);
     all.push('content-type', type, 'cache-control', 'no-store', 'content-length', String(Buffer.byteLength(body)));
@@ -262,7 +264,7 @@ export class FastPath {
   }
 
   /** Sends a cached answer with the headers the app sent with it. */
-  private replay(req: IncomingMessage, res: ServerResponse, known: readonly string[], entry: CachedResponse, cacheControl: string, limitHeaders?: Record<string, string>): void {
+  private replay(req: IncomingMessage, res: ServerResponse, known: readonly string[], entry: CachedResponse, cacheControl: string, limitHeaders?: readonly string[]): void {
     const { status, encoding, etag } = negotiate(req, entry, cacheControl);
     const head = withLimits(known, limitHeaders);
     if (etag) head.push('etag', etag);

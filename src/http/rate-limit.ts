@@ -104,7 +104,8 @@ export function rateLimit({ limits, proxy, caller }: RateLimitMiddlewareOptions)
     if (ctx.method === 'OPTIONS' || budget === 'free') return next();
     const admission = counted.has(ctx.req) ? counted.get(ctx.req) : await limits.admit(budget, await clientOf(ctx, budget));
     if (admission) {
-      ctx.set(admission.headers);
+      const { headers } = admission;
+      for (let i = 0; i < headers.length; i += 2) ctx.set(headers[i]!, headers[i + 1]!);
       if (admission.refusal) throw new HttpError(429, admission.refusal.message, admission.refusal.headers);
     }
     await next();

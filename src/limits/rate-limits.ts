@@ -29,7 +29,8 @@ export interface RateLimitOptions {
  * would capture a stack trace each time).
  */
 export interface Admission {
-  headers: Record<string, string>;
+  /** The limit headers, as name, value pairs. */
+  headers: string[];
   refusal?: { message: string; headers: Record<string, string> };
 }
 
