@@ -58,8 +58,6 @@ export function accessLine(method: string, path: string, status: number, ms: num
 interface LineBatch {
   write(line: string): void;
   flush(): void;
-  /** Flushes and stops the timer. */
-  stop(): void;
 }
 
 /** Bytes gathered before one write to the destination. */
@@ -68,14 +66,14 @@ const BATCH_BYTES = 65_536;
 const TEXT_CHARS = 4_096;
 
 /**
- * Gathers lines and hands them to `stream` as one write of bytes once 64 KB wait, or every
- * 100 ms. One write per line (a thread-pool write each) cost about 1 µs more per request;
- * sonic-boom's own `minLength` batching measures the whole pending buffer's UTF-8 length on
- * every write, which cost about as much again, and a string given to it is measured, encoded
- * for the write and encoded again once written. Lines are joined as text 4 KB at a time and
- * then encoded into the batch: 64 KB of joined lines are some 1,500 small strings, which
- * outlived every young-generation collection in between and were copied and promoted
- * (docs/performance.md).
+ * Gathers lines and hands them to `stream` as one write of bytes once 64 KB wait, or 100 ms
+ * after the first line waiting. One write per line (a thread-pool write each) cost about 1 µs
+ * more per request; sonic-boom's own `minLength` batching measures the whole pending buffer's
+ * UTF-8 length on every write, which cost about as much again, and a string given to it is
+ * measured, encoded for the write and encoded again once written. Lines are joined as text
+ * 4 KB at a time and then encoded into the batch: 64 KB of joined lines are some 1,500 small
+ * strings, which outlived every young-generation collection in between and were copied and
+ * promoted (docs/performance.md).
  */
 function batchLines(stream: Destination): LineBatch {
   let text = '';
@@ -94,23 +92,23 @@ function batchLines(stream: Destination): LineBatch {
     used += bytes.write(text, used, 'utf8');
     text = '';
   };
+  // Armed by the first line after a flush: an idle server has no timer waking it up.
+  let timer: NodeJS.Timeout | undefined;
   const flush = () => {
+    clearTimeout(timer);
+    timer = undefined;
     encode();
     send();
   };
-  const timer = setInterval(flush, 100).unref();
   return {
     write(line) {
+      timer ??= setTimeout(flush, 100).unref();
       text += line;
       if (text.length < TEXT_CHARS) return;
       encode();
       if (used >= BATCH_BYTES - TEXT_CHARS) send();
     },
     flush,
-    stop() {
-      clearInterval(timer);
-      flush();
-    },
   };
 }
 
@@ -146,7 +144,7 @@ export function createLogger({ level, format }: { level: LogLevel; format: LogFo
       error: flushed(batch, (line) => json.error(line)),
       access: enabled('info') ? (method, path, status, ms) => json.info({ method, path, status, ms: Math.round(ms * 10) / 10 }, 'request') : quiet,
       close: () => {
-        batch.stop();
+        batch.flush();
         return closeAll(out);
       },
     };
@@ -163,8 +161,8 @@ export function createLogger({ level, format }: { level: LogLevel; format: LogFo
     error: line(errLines, 'error'),
     access: enabled('info') ? (method, path, status, ms) => outLines.write(accessLine(method, path, status, ms)) : quiet,
     close: () => {
-      outLines.stop();
-      errLines.stop();
+      outLines.flush();
+      errLines.flush();
       return closeAll(out, err);
     },
   };
