@@ -16,7 +16,7 @@ const THREE_DIGITS = UNDER_1000.map((text) => text.padStart(3, '0'));
  * A whole number as `String(n)` writes it, made without V8's number-to-string cache. That
  * cache is a table in the old generation: the text of every number not seen before (a
  * budget's remaining count, new with each request) is kept there, so it survives the next
- * young-generation collection and is copied and promoted, which made collections three times
+ * young-generation collection and is copied and promoted, which made collections four times
  * as long under load (docs/performance.md). Below 1000, the text is made once at start.
  *
  * @example
