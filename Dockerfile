@@ -30,4 +30,4 @@ VOLUME ["/app/var"]
 EXPOSE 3000
 HEALTHCHECK --interval=30s --timeout=3s --start-period=10s --retries=3 CMD ["node", "-e", "fetch('http://127.0.0.1:'+(process.env.PORT||3000)+'/api/ping').then((r)=>process.exit(r.ok?0:1),()=>process.exit(1))"]
 # node itself as PID 1: it handles SIGTERM (docker stop) and SIGINT by finishing in-flight requests.
-CMD ["node", "--enable-source-maps", "dist/main.js"]
+CMD ["node", "--no-memory-reducer", "--enable-source-maps", "dist/main.js"]

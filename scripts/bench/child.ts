@@ -18,15 +18,15 @@ export interface Child {
 }
 
 /**
- * The arguments that start our server as the README says to run it in production: plain
- * node on the compiled JavaScript (built first when dist/ is missing or stale).
+ * The arguments that start our server as the README says to run it in production: node on
+ * the compiled JavaScript with the README's flags (built first when dist/ is missing or stale).
  *
  * @example
  * await startChild(compiledServer(), env);
  */
 export function compiledServer(...nodeOptions: string[]): string[] {
   execFileSync(process.execPath, ['scripts/build.mjs', '--if-stale'], { stdio: 'inherit' });
-  return [...nodeOptions, '--enable-source-maps', 'dist/main.js'];
+  return [...nodeOptions, '--no-memory-reducer', '--enable-source-maps', 'dist/main.js'];
 }
 
 /**
