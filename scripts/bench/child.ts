@@ -18,6 +18,12 @@ export interface Child {
 }
 
 /**
+ * The V8 flags the README starts the server with (docs/performance.md, "Idle collections"). A
+ * baseline it is compared with gets them too: it is started the same way.
+ */
+export const NODE_FLAGS = ['--no-memory-reducer'];
+
+/**
  * The arguments that start our server as the README says to run it in production: node on
  * the compiled JavaScript with the README's flags (built first when dist/ is missing or stale).
  *
@@ -26,7 +32,7 @@ export interface Child {
  */
 export function compiledServer(...nodeOptions: string[]): string[] {
   execFileSync(process.execPath, ['scripts/build.mjs', '--if-stale'], { stdio: 'inherit' });
-  return [...nodeOptions, '--no-memory-reducer', '--enable-source-maps', 'dist/main.js'];
+  return [...nodeOptions, ...NODE_FLAGS, '--enable-source-maps', 'dist/main.js'];
 }
 
 /**

@@ -2,7 +2,7 @@ import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { RedisServer } from '../lib/redis-server.ts';
-import { compiledServer, pinToCore, startChild, type Child } from './child.ts';
+import { compiledServer, NODE_FLAGS, pinToCore, startChild, type Child } from './child.ts';
 import { combine, drive, median, type Measure } from './load.ts';
 import { freePort } from './ports.ts';
 import { record } from './recorded.ts';
@@ -151,15 +151,15 @@ export async function measureThroughput(options: ThroughputOptions): Promise<Thr
     }
     await writeFile(join(work, 'answers.json'), JSON.stringify(answers));
     progress('starting the node:http baseline, plain graphql-js and json-server');
-    const replay = started(await startChild(['--import', 'tsx', 'scripts/bench/baseline-server.ts', join(work, 'answers.json')], {}));
+    const replay = started(await startChild([...NODE_FLAGS, '--import', 'tsx', 'scripts/bench/baseline-server.ts', join(work, 'answers.json')], {}));
     // The same baseline again, sent (b)'s token: it then reads the same request bytes as ours (b) does.
-    const tokenReplay = started(await startChild(['--import', 'tsx', 'scripts/bench/baseline-server.ts', join(work, 'answers.json')], {}));
-    const graphqlJs = started(await startChild(['--import', 'tsx', 'scripts/bench/graphql-js-server.ts', dataDir], {}));
+    const tokenReplay = started(await startChild([...NODE_FLAGS, '--import', 'tsx', 'scripts/bench/baseline-server.ts', join(work, 'answers.json')], {}));
+    const graphqlJs = started(await startChild([...NODE_FLAGS, '--import', 'tsx', 'scripts/bench/graphql-js-server.ts', dataDir], {}));
     await writeFile(join(work, 'db.json'), JSON.stringify(await jsonServerDb(dataDir)));
     const port = await freePort();
     const jsonServer = started(
       await startChild(
-        ['node_modules/json-server/lib/cli/bin.js', join(work, 'db.json'), '--port', String(port), '--host', '127.0.0.1', '--id', 'uuid', '--quiet', '--read-only'],
+        [...NODE_FLAGS, 'node_modules/json-server/lib/cli/bin.js', join(work, 'db.json'), '--port', String(port), '--host', '127.0.0.1', '--id', 'uuid', '--quiet', '--read-only'],
         {},
         `http://127.0.0.1:${port}/actors?_limit=1`,
       ),
