@@ -6,6 +6,7 @@ import { promisify } from 'node:util';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { parse } from 'yaml';
+import { NODE_FLAGS } from '../scripts/bench/child.ts';
 import { freePort } from '../scripts/bench/ports.ts';
 import { VARIABLES } from '../src/config/env.ts';
 import { tempDir } from './helpers/http.ts';
@@ -37,6 +38,30 @@ function durationSeconds(text: string): number {
   assert.ok(parts.length && parts.map((p) => p[0]).join('') === text, `a compose duration: '${text}'`);
   return parts.reduce((sum, [, amount, unit]) => sum + Number(amount) * units[unit!]!, 0);
 }
+
+/** Every `node … dist/main.js` command in the shell blocks of a Markdown file. */
+function shellCommands(markdown: string): string[] {
+  const blocks = [...markdown.matchAll(/^```(?:sh|bash|shell)\n([\s\S]*?)^```/gm)].map((match) => match[1]!);
+  return blocks.flatMap((block) => block.split('\n')).filter((line) => /\bnode\b.*dist\/main\.js/.test(line));
+}
+
+test('every documented way to start the server passes the node flags the bench starts it with', async () => {
+  const read = (path: string) => readFile(join(ROOT, path), 'utf8');
+  const pkg = JSON.parse(await read('package.json')) as { scripts: Record<string, string> };
+  const cmd = /^CMD (\[.*\])$/m.exec(await read('Dockerfile'))?.[1];
+  const commands: [string, string][] = [
+    ['npm start', pkg.scripts.start!],
+    ['the Dockerfile', cmd ? (JSON.parse(cmd) as string[]).join(' ') : ''],
+    ['the systemd unit', serviceSettings(await read('docs/deploy/series-catalog.service')).settings.get('ExecStart') ?? ''],
+    ...shellCommands(await read('README.md')).map((line): [string, string] => ['README.md', line]),
+    ...shellCommands(await read('docs/deploy.md')).map((line): [string, string] => ['docs/deploy.md', line]),
+  ];
+  assert.ok(commands.length >= 5, 'the README and deploy.md each start it at least once');
+  for (const [where, command] of commands) {
+    assert.match(command, /dist\/main\.js/, `${where} starts the compiled server`);
+    for (const flag of NODE_FLAGS) assert.ok(command.split(/\s+/).includes(flag), `${where} passes ${flag}: ${command}`);
+  }
+});
 
 test('the systemd unit starts the compiled server as written, behind the nginx example, and gives it longer to stop than the grace period', async () => {
   const { settings, environment } = serviceSettings(await readFile(join(ROOT, 'docs/deploy/series-catalog.service'), 'utf8'));
