@@ -32,7 +32,7 @@ const cold = await measureColdStarts({ nodes, runs, settleSeconds });
 const npmStartMs = await measureNpmStart(runs);
 const rows = await measureScale({ sizes, seconds, connections, settleSeconds, workDir: 'var/bench', progress: (line) => console.error(`… ${line}`) });
 const coldNote = `The embedded catalog: \`node dist/main.js\` (rate limits on) and a bare node:http server (\`node scripts/bench/bare-server.cjs\`) started alternately, ${runs} of each per node, each timed from spawning node to its first answer of /api/ping; medians. Memory read after ${settleSeconds} s idle.`;
-const bootNote = `Generated catalogs: the compiled server started with plain node (rate limits on), as the README runs it; memory read after ${settleSeconds} s idle, once V8 has given back the boot's garbage.`;
+const bootNote = `Generated catalogs: the compiled server started as the README runs it (rate limits on, \`--no-memory-reducer\`); memory read after ${settleSeconds} s idle.`;
 const settings = `${connections} connections, ${seconds} s per query after a 1 s warm-up; "cache on" is the server as deployed, "cache off" (RESPONSE_CACHE_MB=0) runs every request's query.`;
 const text = `${coldStartTable(cold, npmStartMs, runs)}\n\n${coldNote}\n\n${bootTable(rows)}\n\n${bootNote}\n\n${scaleTable(rows)}\n\n${settings}`;
 console.log(text);
