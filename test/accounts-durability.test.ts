@@ -139,8 +139,9 @@ test('a file corrupted while the server runs is never overwritten: writes fail, 
     assert.is((await post(app.url, REGISTER, newUser('before'))).status, 201);
     await writeFile(app.file, '{"accounts": [');
     const answer = await post(app.url, REGISTER, newUser('after'));
-    assert.is(answer.status, 500);
-    assert.is(answer.body.message, 'Internal server error');
+    assert.is(answer.status, 503);
+    assert.is(answer.body.message, `${app.file}: line 1, column 15: expected ']'`);
+    assert.is(answer.headers.get('retry-after'), '30');
     assert.is(await readFile(app.file, 'utf8'), '{"accounts": [');
   } finally {
     await app.close();

@@ -6,6 +6,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { hashPassword, scryptParams } from '../src/accounts/passwords.ts';
 import { newUser, post, registered } from './helpers/accounts-app.ts';
+import { startInProcess } from './helpers/in-process.ts';
 import { startApp, tempDir, TEST_ENV } from './helpers/http.ts';
 import { listeningUrl, runToExit, startServer } from './helpers/spawn.ts';
 
@@ -49,6 +50,7 @@ test('beyond the hashes running and waiting, a sign-in is a 503 with Retry-After
       assert.is(answer.headers.get('content-type'), 'application/json');
       assert.match(String(answer.body.message), /^Too many sign-ins in progress \(1 hashing, 2 waiting\); retry in \d+ s$/);
     }
+    await app.close();
     assert.equal(app.warnings.filter((line) => !line.startsWith('SCRYPT_N=')), [], 'a full queue is not a server error');
   } finally {
     await app.close();
@@ -78,7 +80,8 @@ test('after SCRYPT_N is raised, an unknown user costs what an old account costs,
   const old = await hashPassword('password of old', scryptParams(1024));
   const account = { uuid: crypto.randomUUID(), username: 'old_timer', email: 'old@example.org', first_name: 'Old', last_name: 'Timer', role: 'BASIC', password_hash: old, created_at: '2025-01-01T00:00:00.000Z', updated_at: '2025-01-01T00:00:00.000Z' };
   await writeFile(join(dir, 'accounts.json'), JSON.stringify({ accounts: [account] }), { mode: 0o600 });
-  const app = await startApp({ SCRYPT_N: '4096' }, dir);
+  // In the test's process: the costs are seen by wrapping its crypto.scrypt.
+  const app = await startInProcess({ SCRYPT_N: '4096' }, dir);
   try {
     const unknown = await scryptCosts(() => post(app.url, SIGN_IN, { username: 'nobody_here', password: 'a wrong password' }));
     const wrong = await scryptCosts(() => post(app.url, SIGN_IN, { username: 'old_timer', password: 'a wrong password' }));

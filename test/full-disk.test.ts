@@ -9,7 +9,8 @@ import { tokenWithRole } from './helpers/admin.ts';
 import { RedisServer } from '../scripts/lib/redis-server.ts';
 import { freePort } from '../scripts/bench/ports.ts';
 import { newUser, post, type Answer } from './helpers/accounts-app.ts';
-import { startApp, tempDir } from './helpers/http.ts';
+import { tempDir } from './helpers/http.ts';
+import { startInProcess } from './helpers/in-process.ts';
 
 const run = promisify(execFile);
 const REGISTER = '/api/v1/auth/register';
@@ -40,7 +41,7 @@ test('a full disk: 503 with Retry-After, never a 201 that is not on disk, the fi
     // Room held back, given back once the disk has filled.
     const ballast = join(dir, 'ballast');
     await writeFile(ballast, Buffer.alloc(96 * 1024));
-    let app = await startApp({}, dir);
+    let app = await startInProcess({}, dir);
     const created: string[] = [];
     const refused: Answer[] = [];
     // Registrations in waves of 20 until the disk has refused a whole wave.
@@ -70,7 +71,7 @@ test('a full disk: 503 with Retry-After, never a 201 that is not on disk, the fi
     await app.close();
 
     // A restart on the file finds every acknowledged account.
-    app = await startApp({}, dir);
+    app = await startInProcess({}, dir);
     try {
       const onDisk = new Set(await stored(app.file));
       for (const username of [...created, 'user_late']) assert.ok(onDisk.has(username), username);
@@ -85,20 +86,20 @@ test('a full disk: 503 with Retry-After, never a 201 that is not on disk, the fi
 
 test('a corrupt accounts file refuses the boot, naming the kept previous version and the command that restores it', async () => {
   const dir = await tempDir();
-  const app = await startApp({}, dir);
+  const app = await startInProcess({}, dir);
   await post(app.url, REGISTER, newUser('one'));
   await post(app.url, REGISTER, newUser('two'));
   await app.close();
   const text = await readFile(join(dir, 'accounts.json'), 'utf8');
   await writeFile(join(dir, 'accounts.json'), text.slice(0, text.length / 2));
-  const error = await startApp({}, dir).then(
+  const error = await startInProcess({}, dir).then(
     () => undefined,
     (e: Error) => e,
   );
   const file = join(dir, 'accounts.json');
   assert.match(String(error?.message), `restore it with  cp ${file}.previous ${file}`);
   await run('cp', [`${file}.previous`, file]);
-  const restored = await startApp({}, dir);
+  const restored = await startInProcess({}, dir);
   try {
     assert.equal(await stored(restored.file), ['user_one']);
   } finally {
@@ -113,7 +114,7 @@ test('a Redis that cannot persist (its disk full: MISCONF) makes a registration 
   await redis.start();
   const client = new Redis(redis.url);
   try {
-    const app = await startApp({ ACCOUNTS_STORE: 'redis', REDIS_URL: redis.url, JWT_SECRET: 'a shared secret of at least thirty-two bytes' });
+    const app = await startInProcess({ ACCOUNTS_STORE: 'redis', REDIS_URL: redis.url, JWT_SECRET: 'a shared secret of at least thirty-two bytes' });
     try {
       const before = await post(app.url, REGISTER, newUser('before'));
       assert.is(before.status, 201, JSON.stringify(before.body));

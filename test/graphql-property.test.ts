@@ -7,13 +7,14 @@ import * as assert from 'uvu/assert';
 import { generateCatalog, writeCatalog } from '../scripts/lib/generate-catalog.ts';
 import type { Scalar } from '../src/catalog/field-index.ts';
 import type { FamilyStore } from '../src/catalog/store.ts';
+import { oracleCatalog } from './helpers/catalog-oracle.ts';
 import { json, startApp } from './helpers/http.ts';
 import { listParams, sampleValues } from './helpers/scan.ts';
 
 const dir = await mkdtemp(join(tmpdir(), 'catalog-graphql-'));
 await writeCatalog(dir, generateCatalog({ actors: 1_000, seed: 23 }));
 const server = await startApp({ DATA_DIR: dir, MAX_PAGE_SIZE: '50' });
-const { catalog } = server.served.current;
+const catalog = await oracleCatalog(dir);
 const LANGUAGES = ['en-US', 'pt-BR'];
 const FAMILIES = ['actors', 'characters', 'episodes', 'seasons', 'locations', 'soundtracks', 'games'] as const;
 

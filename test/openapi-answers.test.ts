@@ -1,6 +1,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { dataFile, startApp, type TestServer } from './helpers/http.ts';
+import { exampleUrls } from './helpers/example-urls.ts';
 import { documentedRoutes, loadDocument, operation, schemaProblems, type Json } from './helpers/openapi.ts';
 
 // Rate limits on (with room to spare) so their headers are on every answer too.
@@ -33,17 +34,7 @@ async function conforms(target: TestServer, method: string, template: string, pa
 
 const firsts = new Map<string, Json>();
 for (const name of ['overview', 'actors', 'characters', 'episodes', 'seasons', 'locations', 'soundtracks', 'games']) firsts.set(name, (await dataFile(`${name}.json`))[0]!);
-
-/** A real URL for a documented path: the first record of its family, pt-BR, its first social. */
-function fill(template: string): string {
-  const family = /^\/api\/v1\/(\w+)/.exec(template)?.[1] ?? '';
-  const record = firsts.get(family);
-  const social = (record?.socials as { social: string }[] | undefined)?.[0]?.social ?? '';
-  const path = template.replace('{uuid}', String(record?.uuid)).replace('{language}', 'pt-BR').replace('{social}', social).replace('{asset}', 'reference.css').replace('{file}', 'graphiql.css');
-  // A required query parameter (GraphQL's `query`) takes the document's example.
-  const required = ((operation(resolved, 'GET', template).parameters ?? []) as Json[]).filter((p) => p.in === 'query' && p.required);
-  return required.length ? `${path}?${new URLSearchParams(required.map((p): [string, string] => [String(p.name), String(p.example)]))}` : path;
-}
+const fill = await exampleUrls(resolved);
 
 test('every GET of the document answers as documented, body and headers', async () => {
   const gets = documentedRoutes(resolved).filter((r) => r.startsWith('GET ')).map((r) => r.slice(4));

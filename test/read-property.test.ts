@@ -8,6 +8,7 @@ import type { Scalar } from '../src/catalog/field-index.ts';
 import { generateCatalog, writeCatalog } from '../scripts/lib/generate-catalog.ts';
 import type { Condition } from '../src/catalog/filter.ts';
 import type { FamilyStore } from '../src/catalog/store.ts';
+import { oracleCatalog } from './helpers/catalog-oracle.ts';
 import { json, startApp } from './helpers/http.ts';
 import { listParams, scanQuery, scanSearch, scanSort, sampleValues, valuesAt } from './helpers/scan.ts';
 import { words } from '../src/catalog/search.ts';
@@ -15,7 +16,7 @@ import { words } from '../src/catalog/search.ts';
 const dir = await mkdtemp(join(tmpdir(), 'catalog-http-'));
 await writeCatalog(dir, generateCatalog({ actors: 2_000, seed: 11 }));
 const server = await startApp({ DATA_DIR: dir, MAX_PAGE_SIZE: '50' });
-const { catalog } = server.served.current;
+const catalog = await oracleCatalog(dir);
 const LANGUAGES = ['en-US', 'pt-BR'];
 const FAMILIES = ['actors', 'characters', 'episodes', 'seasons', 'locations', 'soundtracks', 'games'] as const;
 

@@ -4,7 +4,8 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { memoryBudgets } from '../src/app.ts';
 import { ENTRY_OVERHEAD_BYTES, ResponseCache, type BuiltAnswer } from '../src/http/cached-response.ts';
-import { json, startApp } from './helpers/http.ts';
+import { json } from './helpers/http.ts';
+import { startInProcess } from './helpers/in-process.ts';
 
 setFlagsFromString('--expose-gc');
 const gc = runInNewContext('gc') as () => void;
@@ -61,7 +62,7 @@ test('cheap answers (an empty page) are served but never kept', () => {
 });
 
 test('30,000 distinct small answers, each asked twice, through the server: the heap grows by no more than RESPONSE_CACHE_MB', async () => {
-  const server = await startApp({ RESPONSE_CACHE_MB: '4' });
+  const server = await startInProcess({ RESPONSE_CACHE_MB: '4' });
   try {
     const [first] = await json<{ duration: number }[]>(await server.get('/api/v1/episodes?sort=duration&size=1'));
     // Every threshold below the shortest episode matches every episode: a new URL, a real one-record page.

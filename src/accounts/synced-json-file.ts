@@ -1,18 +1,21 @@
 import { readFile } from 'node:fs/promises';
 import type { Adapter } from 'lowdb';
+import { HttpError } from '../lib/http-error.ts';
 import { parseJson } from '../lib/json.ts';
 import { writeWholeFile } from '../lib/whole-file.ts';
 
 /**
  * A file that cannot be used as it is: unreadable, not JSON, or not the expected shape. The
- * message names the file; nothing that throws this has written to the file.
+ * message names the file; nothing that throws this has written to the file. At boot the
+ * service refuses to start with it; while it runs (the file was broken by hand), a request
+ * that needs the file is a 503 naming it, until someone repairs it.
  *
  * @example
  * throw new StoreFileError('var/accounts.json', 'line 1, column 2: expected a value');
  */
-export class StoreFileError extends Error {
+export class StoreFileError extends HttpError {
   constructor(file: string, problem: string) {
-    super(`${file}: ${problem}`);
+    super(503, `${file}: ${problem}`, { 'Retry-After': '30' });
   }
 }
 

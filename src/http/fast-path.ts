@@ -11,7 +11,7 @@ import { readBearer, recallBearer, type Bearer } from './bearer.ts';
 import { errorBody, type ErrorFields, type RenderedState } from './errors.ts';
 import { countedBefore, requestClient, type ProxyTrust } from './rate-limit.ts';
 import { pairsOf, plain, variesOn, withLimits, type BaseState } from './replayed-headers.ts';
-import { MAX_TARGET_BYTES } from './request-guard.ts';
+import { lacksHost, targetTooLong } from './request-guard.ts';
 import type { RouteBudget, RouteState } from './routing.ts';
 import { negotiate, type SentState } from './send.ts';
 import type { ServedCatalog } from './state.ts';
@@ -130,7 +130,7 @@ export class FastPath {
     return async (ctx, next) => {
       await next();
       const state = ctx.state as Partial<RouteState> & BaseState;
-      if (ctx.method !== 'GET' || ctx.url.length > MAX_TARGET_BYTES || !state.route) return;
+      if (ctx.method !== 'GET' || targetTooLong(ctx.url) || !state.route) return;
       const { sent } = ctx.state as SentState;
       const error = (ctx.state as RenderedState).rendered;
       if (!this.options.served.ready) return;
@@ -182,7 +182,7 @@ export class FastPath {
 
   /** What the app said to this request before, with the cached answer still held; else undefined. */
   private find(req: IncomingMessage): { known: Known; entry?: CachedResponse } | undefined {
-    if (req.method !== 'GET' || (req.headers.host === undefined && req.httpVersion !== '1.0')) return undefined;
+    if (req.method !== 'GET' || lacksHost(req)) return undefined;
     const url = req.url ?? '';
     const remembered = this.urls.get(url);
     const key = remembered && FastPath.key(remembered, req.headers);

@@ -75,7 +75,10 @@ export interface SentState {
 
 /**
  * Sends a cached answer through Koa (see `cacheableAnswer`), keeping headers set earlier
- * (`Vary: Accept-Language`, limits), and notes it for the fast path.
+ * (`Vary: Accept-Language`, limits), and notes it for the fast path, which then replays it
+ * to every request of the same URL with the same values of the headers in `Vary`. So the
+ * answer must depend on nothing but the URL and the headers the route named with `ctx.vary`
+ * (CONTRIBUTING.md, "What the fast path may replay").
  *
  * @example
  * send(ctx, cache.get(key, build), 'public, max-age=300');

@@ -1,6 +1,7 @@
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib';
 import { schemaProblems, type Json } from './openapi.ts';
+import { writtenHeaders } from './written-headers.mjs';
 
 /** One answer as the server wrote it. */
 export interface Answer {
@@ -31,7 +32,7 @@ export function watchContract(server: Server, doc: Json): () => string[] {
     res.write = ((chunk: unknown, ...rest: unknown[]) => (keep(chunk, rest[0]), write(chunk, ...rest))) as typeof res.write;
     res.end = ((chunk?: unknown, ...rest: unknown[]) => (keep(chunk, rest[0]), end(chunk, ...rest))) as typeof res.end;
     res.on('finish', () => {
-      const headers = Object.fromEntries(Object.entries(res.getHeaders()).map(([name, value]) => [name, Array.isArray(value) ? value.join(', ') : String(value)]));
+      const headers = writtenHeaders((res as unknown as { _header?: string })._header);
       problems.push(...contractProblems(doc, [{ method: req.method ?? '', url: req.url ?? '', status: res.statusCode, headers, body: Buffer.concat(chunks) }]));
     });
   });

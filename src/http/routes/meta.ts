@@ -3,6 +3,7 @@ import type { Context } from 'koa';
 import { HttpError } from '../../lib/http-error.ts';
 import type { CachedResponse } from '../cached-response.ts';
 import { PACKAGE as pkg } from '../../lib/package-info.ts';
+import { requestOrigin } from '../origin.ts';
 import { present } from '../present.ts';
 import { requestLanguage } from '../request-query.ts';
 import { countsIn } from '../routing.ts';
@@ -14,8 +15,7 @@ import { translationRoutes } from './translations.ts';
 export function metaRoutes(router: Router, deps: RouteDeps): void {
   router.get('/api', (ctx) => {
     const { catalog, cache } = deps.served.current;
-    // Koa's ctx.origin is the Origin request header; this is where the service was reached.
-    const origin = deps.publicUrl ?? `${ctx.protocol}://${ctx.host}`;
+    const origin = requestOrigin(ctx, deps.publicUrl);
     const entry = cache.get(`api ${origin}`, () => {
       const { fields } = catalog.store('overview').translation(0, catalog.defaultLanguage);
       const info = {
@@ -35,8 +35,7 @@ export function metaRoutes(router: Router, deps: RouteDeps): void {
       };
       return { json: JSON.stringify(info) };
     });
-    // Without PUBLIC_URL the answer echoes the Host it was asked on: no shared cache may reuse it for another.
-    if (!deps.publicUrl) ctx.vary('Host');
+    // Without PUBLIC_URL the answer echoes where it was asked: no shared cache may reuse it for another.
     send(ctx, entry, deps.publicUrl ? publicCache(deps) : `private, max-age=${deps.cacheSeconds}`);
   });
 

@@ -1,0 +1,19 @@
+import type { Context } from 'koa';
+
+/**
+ * Where the service was reached, as the client sees it: `publicUrl` when configured, else the
+ * request's scheme and host (behind a trusted proxy, Koa reads them from `X-Forwarded-Proto`
+ * and `X-Forwarded-Host`). Koa's `ctx.origin` is the `Origin` request header, not this.
+ *
+ * Built from request headers, so the answer varies on each one read: caches, the fast path
+ * among them (it keys a URL's answers on the headers in `Vary`), then never hand one client's
+ * origin to another.
+ *
+ * @example
+ * requestOrigin(ctx, undefined); // 'http://localhost:3000', with Vary: Host
+ */
+export function requestOrigin(ctx: Context, publicUrl: string | undefined): string {
+  if (publicUrl) return publicUrl;
+  ctx.vary(ctx.app.proxy ? ['Host', 'X-Forwarded-Host', 'X-Forwarded-Proto'] : ['Host']);
+  return `${ctx.protocol}://${ctx.host}`;
+}

@@ -1,0 +1,1 @@
+export function writtenHeaders(head: string | undefined | null): Record<string, string>;
