@@ -115,6 +115,17 @@ test('every table row in README.md, CONTRIBUTING.md and docs/ has its header\'s 
   }
 });
 
+test('README.md and CONTRIBUTING.md name the Chromium packages .ci/run installs', async () => {
+  // Per `apt-get install` command, the packages it names that start with 'chromium'.
+  const chromiumPackages = (text: string) =>
+    [...text.matchAll(/apt-get install ([^`\n>]*)/g)]
+      .map(([, args]) => args!.split(/\s+/).filter((word) => word.startsWith('chromium')).join(' '))
+      .filter(Boolean);
+  const installed = chromiumPackages(await readFile(join(ROOT, '.ci/run'), 'utf8'));
+  assert.equal(installed, ['chromium chromium-driver']);
+  for (const page of ['README.md', 'CONTRIBUTING.md']) assert.equal(chromiumPackages(await readFile(join(ROOT, page), 'utf8')), installed, page);
+});
+
 test('the README stays a first page: at most 200 lines, with the install, start and test commands', async () => {
   const readme = await readFile(join(ROOT, 'README.md'), 'utf8');
   const lines = readme.trimEnd().split('\n').length;
