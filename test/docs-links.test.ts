@@ -1,8 +1,9 @@
-import { readFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { checkLinks, documentationFiles, headingAnchors, readPage, tableProblems } from './helpers/markdown-links.ts';
+import { checkLinks, documentationFiles, headingAnchors, readPage, tableProblems, unlistedPages } from './helpers/markdown-links.ts';
 import { FIXTURES } from './helpers/fixtures.ts';
 import { ROOT } from './helpers/spawn.ts';
 
@@ -87,6 +88,22 @@ test('every relative link and anchor in README.md, CONTRIBUTING.md and docs/ res
   assert.ok(checked > 50, `${checked} links checked`);
 });
 
+test('a page under docs/ that docs/README.md does not link to is reported; a link with an anchor counts', async () => {
+  const root = await mkdtemp(join(tmpdir(), 'docs-index-'));
+  try {
+    await mkdir(join(root, 'docs', 'sub'), { recursive: true });
+    for (const page of ['listed.md', 'anchored.md', 'forgotten.md', 'sub/deeper.md']) await writeFile(join(root, 'docs', page), '# A page\n');
+    await writeFile(join(root, 'docs', 'README.md'), '# Documentation\n\n[One](listed.md), [two](anchored.md#a-page), [up](../README.md).\n\n```\n[not a link](forgotten.md)\n```\n');
+    assert.equal(await unlistedPages(root), [join('docs', 'forgotten.md'), join('docs', 'sub', 'deeper.md')]);
+  } finally {
+    await rm(root, { recursive: true, force: true });
+  }
+});
+
+test('docs/README.md lists every page under docs/', async () => {
+  assert.equal(await unlistedPages(ROOT), []);
+});
+
 test('a table row with more or fewer cells than its header is reported, an escaped pipe is not a cell', () => {
   const table = ['| Path | Answer |', '| --- | --- |', '| `a\\|b` | one |', '| `a|b` | two |', '| three |', 'no | pipes | at the ends', ''].join('\n');
   assert.equal(tableProblems(table), ['line 4: 3 cells, the header has 2', 'line 5: 1 cell, the header has 2', 'line 6: 3 cells, the header has 2']);
@@ -96,6 +113,17 @@ test('every table row in README.md, CONTRIBUTING.md and docs/ has its header\'s 
   for (const file of await documentationFiles(ROOT)) {
     assert.equal(tableProblems(await readFile(join(ROOT, file), 'utf8')), [], file);
   }
+});
+
+test('README.md and CONTRIBUTING.md name the Chromium packages .ci/run installs', async () => {
+  // Per `apt-get install` command, the packages it names that start with 'chromium'.
+  const chromiumPackages = (text: string) =>
+    [...text.matchAll(/apt-get install ([^`\n>]*)/g)]
+      .map(([, args]) => args!.split(/\s+/).filter((word) => word.startsWith('chromium')).join(' '))
+      .filter(Boolean);
+  const installed = chromiumPackages(await readFile(join(ROOT, '.ci/run'), 'utf8'));
+  assert.equal(installed, ['chromium chromium-driver']);
+  for (const page of ['README.md', 'CONTRIBUTING.md']) assert.equal(chromiumPackages(await readFile(join(ROOT, page), 'utf8')), installed, page);
 });
 
 test('the README stays a first page: at most 200 lines, with the install, start and test commands', async () => {

@@ -4,7 +4,8 @@ import type { CatalogRecord } from './types.ts';
 
 /**
  * A loaded, validated catalog: one store per family, the languages it speaks and a version
- * that changes whenever any data file's bytes change (the read API folds it into ETags).
+ * that changes whenever any data file's bytes change (each version is served with a response
+ * cache of its own; ETags are hashes of the answers, not of this version).
  */
 export class Catalog {
   constructor(

@@ -7,9 +7,10 @@ import type { ServedCatalog } from './state.ts';
 
 /**
  * Watches `dir` and, after each edit, loads and checks it again: a valid catalog with new
- * bytes replaces the served one in one swap (new data version, so new ETags and an empty
- * response cache); an invalid one prints every problem and the last good catalog stays (or,
- * when there was none yet, requests keep getting 503). Each time the data is good again after
+ * bytes replaces the served one in one swap (new data version, so an empty response cache;
+ * an answer's ETag changes only when its bytes or headers do); an invalid one prints every
+ * problem and the last good catalog stays (or, when there was none yet, requests keep getting
+ * 503). Each time the data is good again after
  * a broken edit, even by a revert to what is served, one line says so. `catalog` is the one
  * loaded at boot (writes may have been applied over it since). Loads never overlap:
  * edits made during a load are picked up by one more load after it.

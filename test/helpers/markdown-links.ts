@@ -175,3 +175,19 @@ async function linkProblem(root: string, source: string, href: string, pageAt: (
   }
   return (await pageAt(page)).anchors.has(wanted) ? undefined : `no heading or HTML anchor '${wanted}' in ${relative(root, page)}`;
 }
+
+/**
+ * The Markdown pages under `root`'s docs/ (paths like `docs/api.md`) that docs/README.md,
+ * the index of the documentation, does not link to; docs/README.md itself is not counted. A
+ * link with an `#anchor` counts as a link to its page.
+ *
+ * @example
+ * await unlistedPages(ROOT); // [] when the index lists every page
+ */
+export async function unlistedPages(root: string): Promise<string[]> {
+  const index = join(root, 'docs', 'README.md');
+  const { links } = readPage(await readFile(index, 'utf8'));
+  const relativeLinks = links.map(({ href }) => href).filter((href) => !/^[a-z][a-z0-9+.-]*:|^\/\//i.test(href));
+  const listed = new Set(relativeLinks.map((href) => relative(root, resolve(dirname(index), decodeURIComponent(href.split(/[#?]/)[0]!)))));
+  return (await documentationFiles(root)).filter((file) => file.startsWith(`docs${sep}`) && file !== join('docs', 'README.md') && !listed.has(file));
+}
