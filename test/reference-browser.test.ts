@@ -6,7 +6,7 @@ import * as assert from 'uvu/assert';
 import { FAMILIES } from '../src/catalog/families.ts';
 import { familyTag } from '../src/docs/catalog-paths.ts';
 import { tokenWithRole } from './helpers/admin.ts';
-import { offlineBrowser, type OfflineBrowser } from './helpers/browser.ts';
+import { offlineBrowser, pageIcon, type OfflineBrowser } from './helpers/browser.ts';
 import { dataFile, json, startApp, tempDir } from './helpers/http.ts';
 import type { Json } from './helpers/openapi.ts';
 
@@ -52,6 +52,13 @@ test('GET / in a browser lands on the reference, which shows every family and it
   await page.screenshot({ path: join(dir, 'reference-full.png'), fullPage: true });
   assert.ok(existsSync(join(dir, 'reference-full.png')));
   console.log(`  reference page screenshots in ${dir}`);
+});
+
+test('the page, reached from /, shows the service\'s own icon', async () => {
+  const icon = await pageIcon(page);
+  assert.is(icon.url, `${origin}/api/docs/favicon.svg`);
+  assert.is(icon.status, 200);
+  assert.is(icon.type, 'image/svg+xml');
 });
 
 test('trying a list from the page calls this service and shows its answer', async () => {

@@ -46,6 +46,17 @@ test('every asset is served with its type and an ETag, and revalidates to 304', 
   }
 });
 
+test('/favicon.ico, where browsers look by default, is the icon both pages link, cached like their files', async () => {
+  const linked = await server.get('/api/docs/favicon.svg');
+  const icon = await server.get('/favicon.ico');
+  assert.is(icon.status, 200);
+  assert.is(icon.headers.get('content-type'), 'image/svg+xml');
+  assert.is(icon.headers.get('cache-control'), `public, max-age=${server.config.CACHE_MAX_AGE}`);
+  assert.is(icon.headers.get('etag'), linked.headers.get('etag'));
+  assert.is(await icon.text(), await linked.text());
+  assert.is(await conditionalStatus('/favicon.ico', icon.headers.get('etag')!), 304);
+});
+
 test('the starter script points Swagger UI at this service\'s document and turns off the online validator', async () => {
   const script = await (await server.get('/api/docs/reference.js')).text();
   assert.match(script, "url: '/api/openapi.json'");

@@ -76,11 +76,11 @@ export function graphqlPaths(): Record<string, Json> {
         summary: 'Run a GraphQL query (cacheable)',
         description: `${ABOUT} A GET's answer carries a strong ETag and \`Cache-Control: public\`, like a REST read.`,
         parameters: [
-          { name: 'query', in: 'query', required: true, description: 'The GraphQL document (a browser that sends none, preferring HTML, gets GraphiQL)', schema: { type: 'string' }, example: '{ actors(size: 2) { items { first_name last_name } total_items } }' },
+          { name: 'query', in: 'query', required: true, description: 'The GraphQL document (a browser that sends none, preferring HTML, gets GraphiQL, which counts in no rate limit)', schema: { type: 'string' }, example: '{ actors(size: 2) { items { first_name last_name } total_items } }' },
           { name: 'variables', in: 'query', description: 'The variables, as a JSON object', schema: { type: 'string' } },
           { name: 'operationName', in: 'query', description: 'Which operation to run, when the document has several', schema: { type: 'string' } },
         ],
-        responses: { 200: withPage(graphqlAnswer('The result, `errors` included when a field failed; to a browser that sends no `query`, GraphiQL', ['ETag', 'Cache-Control'])), 304: response('NotModified'), ...common },
+        responses: { 200: withPage(graphqlAnswer('The result, `errors` included when a field failed; to a browser that sends no `query`, GraphiQL (counted in no rate limit, unlike the queries it sends)', ['ETag', 'Cache-Control'])), 304: response('NotModified'), ...common },
       },
       post: {
         tags,

@@ -37,7 +37,7 @@ function introduction(): string {
   ].join('\n');
 }
 
-/** `/`, the reference page, its assets and this document. */
+/** `/`, the reference page, its assets, the icon and this document. */
 function referencePaths(): Record<string, Json> {
   const tags = ['Reference'];
   const file = (description: string, type: string, schema: Json = { type: 'string' }) => ({ description, headers: headerRefs(['ETag', 'Cache-Control', ...RATE_HEADERS]), content: { [type]: { schema } } });
@@ -65,9 +65,18 @@ function referencePaths(): Record<string, Json> {
         tags,
         operationId: 'getReferenceAsset',
         summary: 'A script, stylesheet or icon of the reference page',
-        description: 'The files of the reference page, from the swagger-ui-dist package installed with the server.',
+        description: "The files of the reference page: Swagger UI's, from the swagger-ui-dist package installed with the server, and the service's own.",
         parameters: [{ name: 'asset', in: 'path', required: true, schema: { type: 'string', enum: Object.keys(REFERENCE_ASSETS) } }],
         responses: { 200: file('The file', '*/*'), 304: { $ref: '#/components/responses/NotModified' }, 404: { $ref: '#/components/responses/NotFound' }, ...ALWAYS_FREE },
+      },
+    },
+    '/favicon.ico': {
+      get: {
+        tags,
+        operationId: 'getFavicon',
+        summary: "The service's icon",
+        description: 'The icon both pages link (`/api/docs/favicon.svg`, an SVG image), also where a browser looks for one by default, as when it shows a JSON answer.',
+        responses: { 200: file('The icon', 'image/svg+xml'), 304: { $ref: '#/components/responses/NotModified' }, ...ALWAYS_FREE },
       },
     },
     '/api/openapi.json': {
@@ -110,7 +119,7 @@ function publicUnlessDeclared(paths: Record<string, Json>): Record<string, Json>
  *
  * @example
  * const doc = buildOpenApi({ defaultLanguage: 'en-US', maxPageSize: 50 });
- * Object.keys(doc.paths as object).length; // 51
+ * Object.keys(doc.paths as object).length; // 55
  */
 export function buildOpenApi(options: OpenApiOptions): Json {
   const families = [...FAMILIES.values()].map((family) => ({

@@ -9,16 +9,15 @@ const SWAGGER_UI = dirname(createRequire(import.meta.url).resolve('swagger-ui-di
 const OWN = fileURLToPath(new URL('./page/', import.meta.url));
 
 /**
- * The files `/api/docs/{asset}` serves: Swagger UI's bundle, stylesheet and icons from
- * node_modules, and this service's own starter script and stylesheet.
+ * The files `/api/docs/{asset}` serves: Swagger UI's bundle and stylesheet from node_modules,
+ * and this service's own starter script, stylesheet and icon (GraphiQL's page shows the icon too).
  */
 export const REFERENCE_ASSETS: Readonly<Record<string, { dir: string; type: string }>> = {
   'swagger-ui-bundle.js': { dir: SWAGGER_UI, type: 'text/javascript; charset=utf-8' },
   'swagger-ui.css': { dir: SWAGGER_UI, type: 'text/css; charset=utf-8' },
-  'favicon-32x32.png': { dir: SWAGGER_UI, type: 'image/png' },
-  'favicon-16x16.png': { dir: SWAGGER_UI, type: 'image/png' },
   'reference.js': { dir: OWN, type: 'text/javascript; charset=utf-8' },
   'reference.css': { dir: OWN, type: 'text/css; charset=utf-8' },
+  'favicon.svg': { dir: OWN, type: 'image/svg+xml' },
 };
 
 /**

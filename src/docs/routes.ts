@@ -14,8 +14,8 @@ export interface DocsOptions extends OpenApiOptions {
 
 /**
  * `GET /` (a redirect to the reference), `/api/docs` (the reference page, Swagger UI),
- * `/api/docs/{asset}` (its files, from node_modules and src/docs/page) and
- * `/api/openapi.json`. The document and the files are built and read once, on first use. None of
+ * `/api/docs/{asset}` (its files, from node_modules and src/docs/page), `/favicon.ico` (the
+ * service's icon, for a browser showing an answer that links none) and `/api/openapi.json`. The document and the files are built and read once, on first use. None of
  * them counts against the rate limits: a classroom loading the page must not spend its
  * budget on it.
  *
@@ -53,6 +53,10 @@ export function docsRoutes(router: Router, { served, cacheControl, ...document }
 
   router.get('/api/docs', free, (ctx) => {
     send(ctx, files().page, cacheControl);
+  });
+
+  router.get('/favicon.ico', free, (ctx) => {
+    send(ctx, files().assets.get('favicon.svg')!, cacheControl);
   });
 
   router.get('/api/docs/:asset', free, (ctx) => {

@@ -9,17 +9,22 @@ import { loadGraphiQL, type GraphiQLPage } from './graphiql-page.ts';
 
 export type { GraphQLOptions } from './endpoint.ts';
 
-/** Whether a GET asks for GraphiQL: a browser (HTML preferred to JSON) that sent no query. */
+/**
+ * Whether a request asks for GraphiQL: a GET (or HEAD) from a browser (HTML preferred to JSON)
+ * that sent no query. Routing asks it of every method on the path, to tell the page (free) from
+ * a query (counted).
+ */
 function wantsGraphiQL(ctx: Context): boolean {
-  return ctx.query.query === undefined && ctx.accepts('application/graphql-response+json', 'application/json', 'text/html') === 'text/html';
+  return (ctx.method === 'GET' || ctx.method === 'HEAD') && ctx.query.query === undefined && ctx.accepts('application/graphql-response+json', 'application/json', 'text/html') === 'text/html';
 }
 
 /**
  * `GET` and `POST /api/graphql`, the schema's text at `/api/graphql/schema.graphql`, and
  * GraphiQL for a browser opening `/api/graphql` (its script and stylesheet beside it, served
- * by this service and counted in no budget, like the API reference). The endpoint (graphql-js,
- * graphql-http and the schema built from the JSON Schemas) is loaded by the first GraphQL
- * request, so a server that only answers REST reads never pays for it at boot.
+ * by this service). The page and its files count in no budget, like the API reference; the
+ * queries it sends count as any other. The endpoint (graphql-js, graphql-http and the schema
+ * built from the JSON Schemas) is loaded by the first GraphQL request, so a server that only
+ * answers REST reads never pays for it at boot.
  *
  * @example
  * graphqlRoutes(router, { served, cacheControl: 'public, max-age=300', maxPageSize: 50, limits, documentCacheBytes: 4 * 2 ** 20 });
@@ -46,7 +51,7 @@ export function graphqlRoutes(router: Router, options: GraphQLOptions): void {
     if (!file) throw new HttpError(404, `GraphiQL has no file '${ctx.params.file}'; it has ${[...files.keys()].join(', ')}`);
     send(ctx, file, options.cacheControl);
   });
-  router.get('/api/graphql', async (ctx) => {
+  router.get('/api/graphql', countsIn('free', wantsGraphiQL), async (ctx) => {
     if (!wantsGraphiQL(ctx)) return (await endpoint()).answer(ctx);
     ctx.vary('Accept');
     send(ctx, page().page, options.cacheControl);

@@ -1,24 +1,30 @@
 import type { Router } from '@koa/router';
-import type { Middleware } from 'koa';
+import type { Context, Middleware } from 'koa';
 import type { Budget } from '../limits/rate-limits.ts';
 import { HttpError } from '../lib/http-error.ts';
 
 /** The budget a route counts in; `free` routes (health check, reference page) count in none. */
 export type RouteBudget = Budget | 'free';
 
+/** Which requests of a route a marker applies to; the others count as `api`. */
+type RequestTest = (ctx: Context) => boolean;
+
 /** A route's budget marker: the first middleware of a route that does not count as `api`. */
-type Marker = Middleware & { budget: RouteBudget };
+type Marker = Middleware & { budget: RouteBudget; applies?: RequestTest };
 
 /**
- * Marks the route it is registered with as counting in `budget` instead of `api`.
+ * Marks the route it is registered with as counting in `budget` instead of `api`: every
+ * request of it, or those `applies` accepts (a path that serves a page and an API alike).
  *
  * @example
  * router.post('/api/v1/auth/register', countsIn('auth'), jsonBody(), register);
  * router.get('/api/ping', countsIn('free'), ping);
+ * router.get('/api/graphql', countsIn('free', wantsGraphiQL), answer);
  */
-export function countsIn(budget: RouteBudget): Marker {
+export function countsIn(budget: RouteBudget, applies?: RequestTest): Marker {
   const marker = ((_ctx, next) => next()) as Marker;
   marker.budget = budget;
+  if (applies) marker.applies = applies;
   return marker;
 }
 
@@ -36,8 +42,8 @@ export interface RouteState {
 export function classify(router: Router): Middleware<RouteState> {
   return (ctx, next) => {
     const layers = router.match(ctx.path, ctx.method).path.filter((layer) => layer.methods.length > 0);
-    const marker = layers.map((layer) => (layer.stack[0] as Partial<Marker>).budget).find((budget) => budget !== undefined);
-    ctx.state.route = { budget: marker ?? 'api', allowed: [...new Set(layers.flatMap((layer) => layer.methods))] };
+    const marker = layers.map((layer) => layer.stack[0] as Partial<Marker>).find(({ budget, applies }) => budget !== undefined && (!applies || applies(ctx)));
+    ctx.state.route = { budget: marker?.budget ?? 'api', allowed: [...new Set(layers.flatMap((layer) => layer.methods))] };
     return next();
   };
 }

@@ -15,7 +15,7 @@ export interface OfflineBrowser {
   requested: string[];
   /** Requests that tried to leave this machine (all refused). */
   blocked: string[];
-  /** Page errors and console errors (a Content-Security-Policy violation is one). */
+  /** Page errors, console errors (a Content-Security-Policy violation is one) and answers of 400 or more. */
   problems: string[];
 }
 
@@ -42,6 +42,9 @@ export async function offlineBrowser(dir: string): Promise<OfflineBrowser> {
     return route.abort('blockedbyclient');
   });
   context.on('request', (request) => requested.push(request.url()));
+  context.on('response', (response) => {
+    if (response.status() >= 400) problems.push(`HTTP ${response.status()} ${response.url()}`);
+  });
   context.setDefaultTimeout(15_000);
   const page = context.pages()[0] ?? (await context.newPage());
   page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
@@ -49,4 +52,26 @@ export async function offlineBrowser(dir: string): Promise<OfflineBrowser> {
     if (message.type() === 'error') problems.push(`console: ${message.text()}`);
   });
   return { context, page, requested, blocked, problems };
+}
+
+/**
+ * Opens, in a tab of its own, the icon `page` links, or `/favicon.ico` where it links none
+ * (where a person's browser looks then): headless Chromium fetches no icon by itself, so a
+ * missing one shows only this way.
+ *
+ * @example
+ * await pageIcon(browser.page); // { url: 'http://127.0.0.1:…/api/docs/favicon.svg', status: 200, type: 'image/svg+xml' }
+ */
+export async function pageIcon(page: Page): Promise<{ url: string; status: number; type: string | undefined }> {
+  const links = page.locator('link[rel~="icon"]');
+  const href = (await links.count()) ? await links.first().getAttribute('href') : null;
+  const url = new URL(href ?? '/favicon.ico', page.url()).href;
+  const tab = await page.context().newPage();
+  try {
+    const response = await tab.goto(url);
+    assert.ok(response, `no answer for ${url}`);
+    return { url, status: response.status(), type: response.headers()['content-type'] };
+  } finally {
+    await tab.close();
+  }
 }

@@ -3,6 +3,7 @@
 import { createGraphiQLFetcher } from '@graphiql/toolkit';
 import { GraphiQL } from 'graphiql';
 import 'graphiql/style.css';
+import './page.css';
 import { createElement } from 'react';
 import { createRoot } from 'react-dom/client';
 
@@ -21,14 +22,28 @@ async function firstRecords() {
   }
 }
 
-/** Example queries, one per tab: a filtered page, a walk through links, languages. */
+/**
+ * Example queries, one per tab: a filtered page, a walk through links, languages. Each is a
+ * named operation (GraphiQL titles its tab with the name), in lines that fit the editor.
+ */
 function examples({ episode, actor }) {
   const tabs = [
     {
-      query: `# A page of episodes longer than 40 minutes, longest first, with what REST sends as X-Pagination-*
-{
-  episodes(filter: { duration: { gt: 2400000 } }, sort: duration, order: desc, size: 5) {
-    items { title episode_num duration season { season_num } }
+      query: `# Episodes over 40 minutes, longest first,
+# with what REST sends as X-Pagination-*
+query LongestEpisodes {
+  episodes(
+    filter: { duration: { gt: 2400000 } }
+    sort: duration
+    order: desc
+    size: 5
+  ) {
+    items {
+      title
+      episode_num
+      duration
+      season { season_num }
+    }
     page
     total_items
     total_pages
@@ -39,11 +54,18 @@ function examples({ episode, actor }) {
   ];
   if (episode) {
     tabs.push({
-      query: `# One episode by uuid, its season and the season's other episodes: one request where REST takes several
-{
-  episode(uuid: "${episode}") {
+      query: `# An episode, its season and the season's
+# other episodes: one request, where REST
+# takes several
+query EpisodeAndSeason {
+  episode(
+    uuid: "${episode}"
+  ) {
     title
-    season { title episodes { episode_num title } }
+    season {
+      title
+      episodes { episode_num title }
+    }
     next_episode { title }
   }
 }
@@ -52,9 +74,13 @@ function examples({ episode, actor }) {
   }
   if (actor) {
     tabs.push({
-      query: `# An actor, the character they play and the seasons they are in, in Brazilian Portuguese
-{
-  actor(uuid: "${actor}", language: "pt-BR") {
+      query: `# An actor, the character they play and the
+# seasons they are in, in Brazilian Portuguese
+query ActorInPortuguese {
+  actor(
+    uuid: "${actor}"
+    language: "pt-BR"
+  ) {
     first_name
     last_name
     character { first_name last_name }
