@@ -41,6 +41,9 @@ test('every GET of the document answers as documented, body and headers', async 
   for (const template of gets) {
     const { response } = await conforms(server, 'GET', template, fill(template));
     assert.ok(response.status < 400, `GET ${fill(template)}: ${response.status}`);
+    // A route is counted where the document lists a 429 for it, and then its answers carry its budget.
+    const counted = '429' in operation(resolved, 'GET', template).responses;
+    assert.is(response.headers.has('RateLimit-Policy'), counted, `GET ${fill(template)}: ${counted ? 'counted, and sends no RateLimit-Policy' : 'free, and sends RateLimit-Policy'}`);
   }
 });
 

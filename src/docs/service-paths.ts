@@ -24,7 +24,7 @@ export function metaPaths(): Record<string, Json> {
         operationId: 'ping',
         summary: 'Liveness check',
         description: 'Answers `Pong` as soon as the server listens, whatever the catalog; counts against no rate limit, for health checks.',
-        responses: { 200: { description: '`Pong`', headers: headerRefs(RATE_HEADERS), content: { 'text/plain': { schema: { type: 'string', enum: ['Pong'] } } } }, ...ALWAYS_FREE },
+        responses: { 200: { description: '`Pong`', content: { 'text/plain': { schema: { type: 'string', enum: ['Pong'] } } } }, ...ALWAYS_FREE },
       },
     },
     '/api/v1/endpoints': {

@@ -36,14 +36,18 @@ export interface RouteState {
 /**
  * Decides once what a request is, with the router's own matching (so any spelling the router
  * would serve, in any case or with a trailing slash, is classified as what it is served as):
- * the budget of the route its path matches (`api` for anything else, unknown paths
- * included) and the methods that path allows.
+ * the budget of the route that serves it (`api` for anything else, unknown paths and methods
+ * a path lacks included) and the methods that path allows.
  */
 export function classify(router: Router): Middleware<RouteState> {
   return (ctx, next) => {
-    const layers = router.match(ctx.path, ctx.method).path.filter((layer) => layer.methods.length > 0);
-    const marker = layers.map((layer) => layer.stack[0] as Partial<Marker>).find(({ budget, applies }) => budget !== undefined && (!applies || applies(ctx)));
-    ctx.state.route = { budget: marker?.budget ?? 'api', allowed: [...new Set(layers.flatMap((layer) => layer.methods))] };
+    const matched = router.match(ctx.path, ctx.method);
+    const layers = matched.path.filter((layer) => layer.methods.length > 0);
+    // The route that serves the request (the first matching its method too) decides: another
+    // route of a path that also matches (`/api/graphql/:file` for `schema.graphql`) does not.
+    const serving = matched.pathAndMethod.find((layer) => layer.methods.length > 0)?.stack[0] as Partial<Marker> | undefined;
+    const marked = serving?.budget !== undefined && (!serving.applies || serving.applies(ctx));
+    ctx.state.route = { budget: marked ? serving.budget! : 'api', allowed: [...new Set(layers.flatMap((layer) => layer.methods))] };
     return next();
   };
 }
