@@ -233,6 +233,9 @@ export function createServer(config: Config, parts: ServiceParts): Server {
   return createHttpServer(fast.listener(app.callback()), serverOptions(config));
 }
 
+/** The boot line under `RATE_LIMIT=off`, which would otherwise print nothing about the limits. */
+const RATE_LIMITS_OFF = 'rate limits: off (RATE_LIMIT=off): any client may send any number of requests, to /api/v1/auth/* too, and none is answered 429; for servers strangers cannot reach';
+
 /**
  * Starts the service on a loaded catalog (none yet only under WATCH_DATA, which waits for good data): opens the accounts, creates the limits, listens,
  * says where it can be reached, watches the data when asked, and stops gracefully on
@@ -248,7 +251,7 @@ export async function startService(config: Config, catalog: Catalog | undefined,
   const served = new ServedCatalog(catalog, memoryBudgets(config).cacheBytes);
   const curator = await openCurator(config, served, log);
   const limits = await createLimits(config, log);
-  if (limits) log.info(`rate limits: ${limits.driver === 'redis' ? 'shared through Redis' : 'in memory'}`);
+  log.info(limits ? `rate limits: ${limits.driver === 'redis' ? 'shared through Redis' : 'in memory'}` : RATE_LIMITS_OFF);
   const parts: ServiceParts = { served, accounts, ...(limits ? { limits } : {}), ...(curator ? { curator } : {}), log };
   const server = await serve(createServer(config, parts), config.PORT, config.HOST).catch((error: NodeJS.ErrnoException) => {
     throw new Error(`cannot listen on ${config.HOST}:${config.PORT}: ${error.code ?? error.message}`);

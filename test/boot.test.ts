@@ -103,11 +103,24 @@ test('boot prints the summary, serves, and exits 0 on SIGTERM', async () => {
   const server = startServer({ ACCOUNTS_FILE: join(await mkdtemp(join(tmpdir(), 'boot-')), 'accounts.json') });
   const url = await listeningUrl(server);
   assert.match(server.output(), /catalog: 110 records \(actors 20, characters 20, episodes 24, seasons 3, locations 15, soundtracks 24, games 3\) in \d+ ms; languages en-US \(default\), pt-BR, es-ES/);
+  assert.match(server.output(), /^rate limits: in memory$/m);
   const response = await fetch(`${url}/api/ping`);
   assert.is(await response.text(), 'Pong');
   server.child.kill('SIGTERM');
   const [code] = await once(server.child, 'exit');
   assert.is(code, 0);
+});
+
+test('with RATE_LIMIT=off a boot line says the limits are off and what that means', async () => {
+  for (const spelling of ['off', 'NO']) {
+    const server = startServer({ RATE_LIMIT: spelling, ACCOUNTS_FILE: join(await mkdtemp(join(tmpdir(), 'boot-')), 'accounts.json') });
+    try {
+      await listeningUrl(server);
+      assert.match(server.output(), /^rate limits: off \(RATE_LIMIT=off\): any client may send any number of requests, to \/api\/v1\/auth\/\* too, and none is answered 429; for servers strangers cannot reach$/m, spelling);
+    } finally {
+      if (server.child.exitCode === null && server.child.kill('SIGTERM')) await once(server.child, 'exit');
+    }
+  }
 });
 
 test.run();

@@ -5,6 +5,7 @@ import * as assert from 'uvu/assert';
 import { checkData } from '../src/catalog/check.ts';
 import { loadCatalog } from '../src/catalog/load.ts';
 import { formatProblem } from '../src/catalog/problems.ts';
+import { parseJson } from '../src/lib/json.ts';
 import { FIXTURES, problemFixture } from './helpers/fixtures.ts';
 
 const DATA = new URL('../data/', import.meta.url).pathname;
@@ -56,6 +57,20 @@ for (const name of names) {
     if (!result.ok) assert.equal(result.problems.map(formatProblem), expected);
   });
 }
+
+test('a trailing comma is reported at the comma, in every spelling, and named', () => {
+  const cases: [string, number, number, string][] = [
+    ['[{"a":1},]', 1, 9, ']'],
+    ['{"a":1,}', 1, 7, '}'],
+    ['[\n  {"a": [1, 2,\n  ]}\n]', 2, 14, ']'],
+    ['{\r\n\t"a": 1,\r\n\t\r\n}', 2, 8, '}'],
+    ['\ufeff[1,]', 1, 3, ']'],
+  ];
+  for (const [text, line, column, closer] of cases) {
+    assert.equal(parseJson(text), { error: { line, column, message: `trailing comma before '${closer}': JSON allows none, remove it` } }, JSON.stringify(text));
+  }
+  assert.equal(parseJson('[1,,2]'), { error: { line: 1, column: 4, message: 'expected a value' } }, 'a comma followed by a value is not trailing');
+});
 
 test('problems from several files come sorted by file', async () => {
   const { dir } = await problemFixture('schema-violations');

@@ -32,6 +32,15 @@ test('the hook that holds every test answer against the document finds what it d
   assert.ok(problems.some((p) => p.includes('sends x-rate-limit-retry-after-seconds, not declared')), problems.join('\n'));
 });
 
+test('a body of a media type the answer does not list is found, a JSON one or not', () => {
+  const page = (status: number, url: string): Answer => ({ method: 'GET', url, status, headers: { 'content-type': 'text/html; charset=utf-8' }, body: Buffer.from('<p>hi</p>') });
+  assert.equal(contractProblems(resolved, [page(200, '/api/v1/actors'), page(404, '/api/v1/overview/00000000-0000-4000-8000-000000000000')]), [
+    'GET /api/v1/actors → 200: a text/html body, and the answer lists application/json',
+    'GET /api/v1/overview/00000000-0000-4000-8000-000000000000 → 404: a text/html body, and the answer lists application/json',
+  ]);
+  assert.equal(contractProblems(resolved, [page(200, '/api/docs'), page(429, '/api/v1/actors')]), [], 'the reference page, and the 429 page a browser gets');
+});
+
 test('answers as the server gives them pass: a shaped record, an expanded link, an error of an unknown path', () => {
   const ok = [
     answer('GET', '/api/v1/actors?fields=first_name', 200, [{ uuid: '4498b137-a2dc-4b70-9dcb-a4d84d57c5e0', href: '/api/v1/actors/4498b137-a2dc-4b70-9dcb-a4d84d57c5e0', first_name: 'Ana' }]),

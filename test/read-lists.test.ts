@@ -121,8 +121,21 @@ test('sort errors name the sortable fields', async () => {
   const message = await errorMessage('/api/v1/actors?sort=height');
   assert.match(message, /^Cannot sort actors by 'height'; sortable: .*first_name.*birth_date/);
   assert.match(await errorMessage('/api/v1/actors?sort=nicknames'), /^Cannot sort actors by 'nicknames'/);
-  assert.match(await errorMessage('/api/v1/actors?sort=first_name,up'), /asc or desc, got 'up'/);
-  assert.match(await errorMessage('/api/v1/actors?order=asc'), /'order' needs a 'sort' field/);
+  assert.match(await errorMessage('/api/v1/actors?sort=first_name,up'), /asc or desc \(any case\), got 'up'/);
+  assert.is(await errorMessage('/api/v1/actors?order=asc'), "Parameter 'order' ('asc') needs a 'sort' field");
+});
+
+test('a bad sort direction is a 400 naming it and asc, desc, whatever else the query holds', async () => {
+  const named = (from: string, value: string) => `Sort direction in '${from}' must be asc or desc (any case), got '${value}'`;
+  for (const query of ['order=sideways', 'sort=title&order=sideways', 'sort=nope&order=sideways', 'order=sideways&language=pt-BR']) {
+    assert.is(await errorMessage(`/api/v1/episodes?${query}`), named('order', 'sideways'), query);
+  }
+  for (const query of ['sort=title,sideways', 'sort=nope,sideways', 'sort=title,sideways&order=asc']) {
+    assert.is(await errorMessage(`/api/v1/episodes?${query}`), named('sort', 'sideways'), query);
+  }
+  assert.is(await errorMessage('/api/v1/episodes?order='), named('order', ''));
+  assert.is(await errorMessage('/api/v1/episodes?sort=title,'), named('sort', ''));
+  assert.is(await errorMessage('/api/v1/actors?order=%20desc'), named('order', ' desc'));
 });
 
 test('string filters: equals, literal, not, contains, not contains, one of, none of', async () => {

@@ -3,6 +3,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { REFERENCE_ASSETS } from '../src/docs/reference-page.ts';
 import { json, startApp } from './helpers/http.ts';
+import type { Json } from './helpers/openapi.ts';
 
 const server = await startApp();
 
@@ -20,6 +21,20 @@ test('GET / leads a browser to the reference', async () => {
   const response = await fetch(`${server.url}/`, { redirect: 'manual', headers: { Accept: 'text/html' } });
   assert.is(response.status, 302);
   assert.is(response.headers.get('location'), '/api/docs');
+});
+
+test('GET and HEAD / answer the one redirect the document describes, whatever the Accept header', async () => {
+  const home = (await json<Json>(await server.get('/api/openapi.json'))).paths['/'].get.responses['302'];
+  const [type, { schema }] = Object.entries(home.content as Json)[0]!;
+  for (const accept of ['text/html', 'application/json', 'text/plain', '*/*', '']) {
+    for (const method of ['GET', 'HEAD']) {
+      const response = await fetch(`${server.url}/`, { method, redirect: 'manual', headers: accept ? { Accept: accept } : {} });
+      assert.is(response.status, 302, `${method} ${accept}`);
+      assert.is(response.headers.get('location'), home.headers.Location.schema.enum[0]);
+      assert.is(response.headers.get('content-type'), `${type}; charset=utf-8`, `${method} ${accept}`);
+      assert.is(await response.text(), method === 'HEAD' ? '' : schema.enum[0], `${method} ${accept}`);
+    }
+  }
 });
 
 test('the page loads only files of this service, and its CSP forbids any other origin', async () => {

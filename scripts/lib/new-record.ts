@@ -4,15 +4,20 @@ import { join } from 'node:path';
 import { canonicalText } from '../../src/catalog/canonical.ts';
 import { FAMILIES, isFamilyName, type Family, type FamilyName, type FieldInfo } from '../../src/catalog/families.ts';
 import { writeWholeFile } from '../../src/lib/whole-file.ts';
+import { newTranslations } from './new-translations.ts';
 
 type Row = Record<string, unknown>;
 
-/** What `npm run new` did: the record, the files it wrote, and what is left to the contributor. */
+/**
+ * What `npm run new` did: the record, the files it wrote, what is left to the contributor, and
+ * a note naming the catalog's languages the record has no translation row in.
+ */
 export interface NewRecord {
   uuid: string;
   href: string;
   files: string[];
   todo: string[];
+  note?: string;
 }
 
 async function rows(dir: string, file: string): Promise<Row[]> {
@@ -88,14 +93,15 @@ function joinSeason(record: Row, data: Map<FamilyName, Row[]>): void {
 
 /**
  * Adds a record of `name` to the data directory `dir`: a fresh uuid and its href, timestamps,
- * the fields `options` give (typed by the schema; translated fields go to the default
- * language's translation row), a translation row for every language the family's records
- * have, and the links on the other side of every two-sided relation (a new episode joins
- * its season's list, numbering and prev/next chain). Every file it touches is written in
- * canonical form. What it cannot know is left for `npm run check-data` to name.
+ * the fields `options` give (typed by the schema), its default-language translation row with
+ * the translated fields given (`title`), a row in another language only when one of its
+ * fields is given (`title.pt-BR`), and the links on the other side of every two-sided
+ * relation (a new episode joins its season's list, numbering and prev/next chain). Every file
+ * it touches is written in canonical form. What it cannot know is left for
+ * `npm run check-data` to name.
  *
  * @example
- * await newRecord('./data', 'episodes', { season: '3', duration: '2700000' }, 'en-US');
+ * await newRecord('./data', 'episodes', { season: '3', duration: '2700000', title: 'The Last Tide' }, 'en-US');
  */
 export async function newRecord(dir: string, name: string, options: Record<string, string>, defaultLanguage: string): Promise<NewRecord> {
   if (!isFamilyName(name) || name === 'overview') throw new Error(`'${name}' is not a family that takes new records; one of ${[...FAMILIES.keys()].filter((n) => n !== 'overview').join(', ')}`);
@@ -110,8 +116,10 @@ export async function newRecord(dir: string, name: string, options: Record<strin
   const translated: Row = {};
   const known = Object.keys(family.schema.properties ?? {});
   for (const [option, raw] of Object.entries(options)) {
-    const field = family.fields.get(option);
-    if (family.translation?.fields.includes(option)) translated[option] = field ? typed(field, raw) : raw;
+    const [base = option, tag] = option.split(/\.(.*)/);
+    const field = family.fields.get(base);
+    if (family.translation?.fields.includes(base)) translated[option] = field ? typed(field, raw) : raw;
+    else if (tag !== undefined) throw new Error(`--${option}: ${name} have no translated field '${base}'${family.translation ? `; translated fields: ${family.translation.fields.join(', ')}` : ' (they have no translations)'}`);
     else if (field?.relation) record[option] = field.list ? raw.split(',').map((one) => resolveRelation(field, one.trim(), data, record)) : resolveRelation(field, raw, data, record);
     else if (field) record[option] = typed(field, raw);
     else if (known.includes(option)) record[option] = raw;
@@ -119,6 +127,8 @@ export async function newRecord(dir: string, name: string, options: Record<strin
   }
   record.created_at = now();
   record.updated_at = record.created_at;
+  const languages = (data.get('overview')?.[0]?.languages as string[] | undefined) ?? [defaultLanguage];
+  const translation = family.translation && newTranslations(family, uuid, translated, languages, defaultLanguage);
 
   const touched = new Set<FamilyName>([name]);
   if (name === 'episodes' && typeof record.season === 'string') {
@@ -142,20 +152,14 @@ export async function newRecord(dir: string, name: string, options: Record<strin
     await writeWholeFile(join(dir, file), canonicalText(file, data.get(touchedName)));
     files.push(file);
   }
-  const todo: string[] = [];
-  if (family.translation) {
-    const { parentKey, file, schema } = family.translation;
-    const languages = [...new Set([defaultLanguage, ...translations.map((row) => String(row.language))])];
-    for (const language of languages) translations.push({ [parentKey]: uuid, language, ...(language === defaultLanguage ? translated : {}) });
+  if (translation) {
+    const file = family.translation!.file;
+    translations.push(...translation.rows);
     await writeWholeFile(join(dir, file), canonicalText(file, translations));
     files.push(file);
-    const required = (schema.required ?? []).filter((f) => f !== parentKey && f !== 'language');
-    for (const language of languages) {
-      const missing = required.filter((f) => language !== defaultLanguage || translated[f] === undefined);
-      if (missing.length) todo.push(`${file}: the ${language} row needs ${missing.join(', ')}`);
-    }
   }
+  const todo = [...(translation?.todo ?? [])];
   const missing = (family.schema.required ?? []).filter((f) => record[f] === undefined);
   if (missing.length) todo.push(`${family.file}: the new record needs ${missing.join(', ')}`);
-  return { uuid, href, files, todo };
+  return { uuid, href, files, todo, ...(translation?.note ? { note: translation.note } : {}) };
 }

@@ -37,6 +37,13 @@ function introduction(): string {
   ].join('\n');
 }
 
+/** The answer to `GET /`: where it leads, and its body and type, as served and documented. */
+export const HOME = {
+  location: '/api/docs',
+  type: 'text/html',
+  body: 'Redirecting to <a href="/api/docs">/api/docs</a>.',
+} as const;
+
 /** `/`, the reference page, its assets, the icon and this document. */
 function referencePaths(): Record<string, Json> {
   const tags = ['Reference'];
@@ -47,8 +54,15 @@ function referencePaths(): Record<string, Json> {
         tags,
         operationId: 'home',
         summary: 'Leads a browser to the API reference',
-        description: 'A redirect, so that the address of the server alone opens the reference page.',
-        responses: { 302: { description: 'Redirect to `/api/docs`', headers: { Location: { schema: { type: 'string', enum: ['/api/docs'] } } } }, ...ALWAYS_FREE },
+        description: 'A redirect, so that the address of the server alone opens the reference page; HEAD answers the same without the body.',
+        responses: {
+          302: {
+            description: `Redirect to \`${HOME.location}\`, with a one-line page linking to it`,
+            headers: { Location: { schema: { type: 'string', enum: [HOME.location] } } },
+            content: { [HOME.type]: { schema: { type: 'string', enum: [HOME.body] } } },
+          },
+          ...ALWAYS_FREE,
+        },
       },
     },
     '/api/docs': {

@@ -67,7 +67,13 @@ export function errorResponse(description: string, headers: readonly string[] = 
   return { description, headers: headerRefs([...headers, 'Cache-Control', ...RATE_HEADERS]), content: { 'application/json': { schema: ref('Error') } } };
 }
 
-/** The shared error answers, for `components.responses`; every one has the Error body. */
+/** The 429: the Error body, or a short page saying the same to a browser (an `Accept` preferring HTML). */
+function tooManyRequests(): Json {
+  const answer = errorResponse('Over the rate limit; try again after `Retry-After` seconds. A request preferring `text/html` (a browser page) gets a short page saying the same.', ['Retry-After', 'X-Rate-Limit-Retry-After-Seconds']);
+  return { ...answer, content: { ...(answer.content as Json), 'text/html': { schema: { type: 'string' } } } };
+}
+
+/** The shared error answers, for `components.responses`; every one has the Error body (the 429 also a page for browsers). */
 export const COMPONENT_RESPONSES: Record<string, Json> = {
   NotModified: {
     description: 'The `If-None-Match` ETag is still current: no body, and the headers the 200 would have (its pagination and language included)',
@@ -81,7 +87,7 @@ export const COMPONENT_RESPONSES: Record<string, Json> = {
   NotFound: errorResponse('No such record'),
   PayloadTooLarge: errorResponse('The body is over 16 KB'),
   UnsupportedMediaType: errorResponse('The body is not `application/json` in UTF-8'),
-  TooManyRequests: errorResponse('Over the rate limit; try again after `Retry-After` seconds', ['Retry-After', 'X-Rate-Limit-Retry-After-Seconds']),
+  TooManyRequests: tooManyRequests(),
 };
 
 /** A `$ref` to a shared error answer. @example response('NotFound'); // { $ref: '#/components/responses/NotFound' } */

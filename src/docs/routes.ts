@@ -3,7 +3,7 @@ import { HttpError } from '../lib/http-error.ts';
 import { countsIn } from '../http/routing.ts';
 import { send } from '../http/send.ts';
 import type { ServedCatalog } from '../http/state.ts';
-import { buildOpenApi, type OpenApiOptions } from './openapi.ts';
+import { buildOpenApi, HOME, type OpenApiOptions } from './openapi.ts';
 import { checkReferencePage, loadReferencePage } from './reference-page.ts';
 
 /** What the reference needs: the document's settings, the catalog, and how long caches may keep it. */
@@ -30,7 +30,11 @@ export function docsRoutes(router: Router, { served, cacheControl, ...document }
   const free = countsIn('free');
 
   router.get('/', free, (ctx) => {
-    ctx.redirect('/api/docs');
+    // One answer whatever the Accept header (Koa's redirect picks the body's type by it), as the document describes it.
+    ctx.status = 302;
+    ctx.set('Location', HOME.location);
+    ctx.type = HOME.type;
+    ctx.body = HOME.body;
   });
 
   router.get('/api/openapi.json', free, (ctx) => {

@@ -117,25 +117,26 @@ function positive(ctx: Context, name: string, fallback: number): number {
 
 function direction(raw: string, from: string): Direction {
   const lower = raw.toLowerCase();
-  if (lower !== 'asc' && lower !== 'desc') throw new HttpError(400, `Sort direction in '${from}' must be asc or desc, got '${raw}'`);
+  if (lower !== 'asc' && lower !== 'desc') throw new HttpError(400, `Sort direction in '${from}' must be asc or desc (any case), got '${raw}'`);
   return lower;
 }
 
+/** Reads `sort` (`field` or `field,direction`) and `order`; each value is checked before how they combine. */
 function readSort(ctx: Context, family: Family): ListQuery['sort'] {
   const sort = single(ctx, 'sort');
   const order = single(ctx, 'order');
+  const fromOrder = order === undefined ? undefined : direction(order, 'order');
   if (sort === undefined) {
-    if (order !== undefined) throw new HttpError(400, "Parameter 'order' needs a 'sort' field");
+    if (order !== undefined) throw new HttpError(400, `Parameter 'order' ('${order}') needs a 'sort' field`);
     return undefined;
   }
   const [field = '', suffix, ...extra] = sort.split(',');
   if (extra.length > 0) throw new HttpError(400, `Parameter 'sort' takes one field and an optional direction, got '${sort}'`);
+  const fromSuffix = suffix === undefined ? undefined : direction(suffix, 'sort');
   const info = family.fields.get(field);
   if (!info || info.list) {
     throw new HttpError(400, `Cannot sort ${family.name} by '${field}'; sortable: ${sortableFields(family).join(', ')}`);
   }
-  const fromSuffix = suffix === undefined ? undefined : direction(suffix, 'sort');
-  const fromOrder = order === undefined ? undefined : direction(order, 'order');
   if (fromSuffix && fromOrder && fromSuffix !== fromOrder) {
     throw new HttpError(400, `Parameters 'sort' (${fromSuffix}) and 'order' (${fromOrder}) disagree`);
   }

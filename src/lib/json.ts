@@ -39,11 +39,23 @@ function locate(text: string, offset: number): { line: number; column: number } 
 }
 
 /**
+ * The offset of the comma that ends a list or object, when the parser's error at `offset` is
+ * the closing `]` or `}` right after one (only JSON whitespace between them): the parser
+ * reports the closer, but the mistake is the comma.
+ */
+function trailingComma(text: string, offset: number): number | undefined {
+  if (text[offset] !== ']' && text[offset] !== '}') return undefined;
+  let before = offset - 1;
+  while (before >= 0 && ' \t\r\n'.includes(text[before]!)) before--;
+  return text[before] === ',' ? before : undefined;
+}
+
+/**
  * Parses strict JSON. On failure, a second, slower parser finds the first error's line and
  * column, which `JSON.parse` does not reliably report.
  *
  * @example
- * parseJson('[1,]'); // { error: { line: 1, column: 4, message: 'expected a value' } }
+ * parseJson('[1,]'); // { error: { line: 1, column: 3, message: "trailing comma before ']': JSON allows none, remove it" } }
  */
 export function parseJson(text: string): { value: unknown } | { error: JsonSyntaxError } {
   // Editors on some systems save a byte-order mark, which JSON.parse rejects.
@@ -55,6 +67,8 @@ export function parseJson(text: string): { value: unknown } | { error: JsonSynta
     parse(json, errors, { disallowComments: true, allowTrailingComma: false, allowEmptyContent: false });
     const first = errors[0];
     if (!first) return { error: { line: 1, column: 1, message: (cause as Error).message } };
+    const comma = trailingComma(json, first.offset);
+    if (comma !== undefined) return { error: { ...locate(json, comma), message: `trailing comma before '${json[first.offset]}': JSON allows none, remove it` } };
     const code = printParseErrorCode(first.error);
     return { error: { ...locate(json, first.offset), message: EXPLAINED[code] ?? code } };
   }

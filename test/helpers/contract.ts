@@ -64,10 +64,21 @@ function bodyOf(answer: Answer): string {
   return answer.body.toString('utf8');
 }
 
+/** The media types a (resolved) response description lists for its body. */
+function mediaTypes(described: Json): string[] {
+  return Object.keys((described.content ?? {}) as Json).map((type) => type.toLowerCase());
+}
+
+/** Whether a listed media type (`text/html`, or with a `*` wildcard: `text/*`) covers the type an answer was sent with. */
+function covers(listed: string, type: string): boolean {
+  const [kind, sub] = listed.split('/');
+  return listed === type || (sub === '*' && (kind === '*' || type.startsWith(`${kind}/`)));
+}
+
 /**
  * What in `answers` the (resolved) OpenAPI document does not describe: a status its operation
  * does not list, a header the document knows that the answer's description does not declare,
- * a JSON body its schema refuses. An answer to a path or method the document has not is held
+ * a body of a media type the answer's description does not list, a JSON body its schema refuses. An answer to a path or method the document has not is held
  * against the one error shape. CORS preflights (OPTIONS) are the CORS middleware's, not the API's.
  *
  * @example
@@ -98,7 +109,13 @@ export function contractProblems(doc: Json, answers: readonly Answer[]): string[
       continue;
     }
     const type = (answer.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
-    if (!/^application\/(.+\+)?json$/.test(type) || answer.method === 'HEAD' || answer.body.length === 0) continue;
+    if (answer.method === 'HEAD' || answer.body.length === 0) continue;
+    // A Content-Type given to writeHead (the fast path's) is not among getHeaders(): such a body's type is not known here.
+    if (described && type && !mediaTypes(described).some((listed) => covers(listed, type))) {
+      problems.push(`${where}: a ${type} body, and the answer lists ${mediaTypes(described).join(', ') || 'no body'}`);
+      continue;
+    }
+    if (!/^application\/(.+\+)?json$/.test(type)) continue;
     const schema = (operation ? described?.content?.[type]?.schema : doc.components.schemas.Error) as Json | undefined;
     if (!schema) {
       problems.push(`${where}: a ${type} body, and no schema for that media type`);
