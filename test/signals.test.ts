@@ -1,7 +1,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { connect } from 'node:net';
-import { readFile } from 'node:fs/promises';
+import { cp, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { freePort } from '../scripts/bench/ports.ts';
@@ -27,14 +28,14 @@ async function exitOf(npm: ChildProcess): Promise<number | null> {
 }
 
 /**
- * `npm start` exactly as the README says, on a free port; resolves once it listens. npm leads
- * a process group of its own, as in a terminal, so Ctrl-C can be replayed and `killStray`
- * can end whatever a failed test leaves behind.
+ * `npm start` (or `npm run dev`: `args`) exactly as the README says, on a free port; resolves
+ * once it listens. npm leads a process group of its own, as in a terminal, so Ctrl-C can be
+ * replayed and `killStray` can end whatever a failed test leaves behind.
  */
-async function npmStart(env: Record<string, string> = {}): Promise<{ npm: ChildProcess; port: number; output: () => string }> {
+async function npmStart(env: Record<string, string> = {}, args = ['start']): Promise<{ npm: ChildProcess; port: number; output: () => string }> {
   const port = await freePort();
   const dir = await tempDir();
-  const npm = spawn('npm', ['start'], {
+  const npm = spawn('npm', args, {
     cwd: ROOT,
     env: { ...process.env, ...TEST_ENV, LOG_LEVEL: 'info', PORT: String(port), HOST: '127.0.0.1', ACCOUNTS_FILE: `${dir}/accounts.json`, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -44,7 +45,7 @@ async function npmStart(env: Record<string, string> = {}): Promise<{ npm: ChildP
   npm.stdout!.on('data', (chunk) => (output += chunk));
   npm.stderr!.on('data', (chunk) => (output += chunk));
   for (let i = 0; i < 1200 && !/listening on/.test(output); i++) {
-    if (npm.exitCode !== null) throw new Error(`npm start exited: ${output}`);
+    if (npm.exitCode !== null) throw new Error(`npm ${args.join(' ')} exited: ${output}`);
     await sleep(50);
   }
   return { npm, port, output: () => output };
@@ -131,5 +132,76 @@ test('a request that never finishes holds the stop up for SHUTDOWN_GRACE_SECONDS
     killStray(npm);
   }
 });
+
+/** Every process under `pid`, parents before their children (from /proc). */
+async function descendants(pid: number): Promise<number[]> {
+  const all: number[] = [];
+  for (const child of await childPids(pid)) all.push(child, ...(await descendants(child)));
+  return all;
+}
+
+/** A process's command line, for failure messages ('' once it is gone). */
+const commandOf = (pid: number) => readFile(`/proc/${pid}/cmdline`, 'utf8').then((text) => text.replace(/\0/g, ' ').trim(), () => '');
+
+/** Whether anything still accepts connections on 127.0.0.1:`port`. */
+function answers(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = connect(port, '127.0.0.1', () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.on('error', () => resolve(false));
+  });
+}
+
+/**
+ * `npm run dev` as a contributor starts it, on a copy of the catalog (it watches its data
+ * directory). Editors' task runners, process managers, `timeout` and `kill <pid>` signal npm
+ * alone, so npm must pass the signal down to the server, and no process in between may die of
+ * it and leave the server behind, still answering.
+ */
+async function npmRunDev(): Promise<{ npm: ChildProcess; port: number; output: () => string; server: number; tree: number[] }> {
+  const data = join(await tempDir(), 'data');
+  await cp(join(ROOT, 'data'), data, { recursive: true });
+  const started = await npmStart({ DATA_DIR: data }, ['run', 'dev']);
+  const tree = await descendants(started.npm.pid!);
+  const commands = await Promise.all(tree.map(async (pid) => `${pid} ${await commandOf(pid)}`));
+  // The server is the deepest process running scripts/dev.ts (its children, tsx's esbuild service, run no script).
+  const server = tree.filter((_, i) => commands[i]!.includes('scripts/dev.ts')).at(-1);
+  assert.ok(server, `a process runs scripts/dev.ts under npm: ${commands.join('; ')}`);
+  return { ...started, server, tree };
+}
+
+// Who gets the signal: npm (`kill <pid>`, `timeout`, a task runner), the server process
+// itself, or the whole process group (Ctrl-C in a terminal).
+const devCases = [
+  ['SIGTERM', 'npm'],
+  ['SIGINT', 'npm'],
+  ['SIGTERM', 'server'],
+  ['SIGINT', 'process group'],
+] as const;
+
+for (const [signal, target] of devCases) {
+  test(`${signal} to the ${target} of \`npm run dev\`: in-flight requests finish, exit 0, every process of the tree gone, the port closed`, async () => {
+    const { npm, port, output, server, tree } = await npmRunDev();
+    try {
+      const inFlight = halfSentRegistration(port);
+      await sleep(200);
+      process.kill(target === 'npm' ? npm.pid! : target === 'server' ? server : -npm.pid!, signal);
+      await sleep(300);
+      inFlight.finish();
+      assert.is(await within(inFlight.answer, 10_000, 'the answer in flight'), 201, 'the request in flight was answered');
+      assert.is(await exitOf(npm), 0, output());
+      for (const pid of tree) {
+        const command = await commandOf(pid);
+        assert.ok(await gone(pid, 5000), `still running after ${signal} to the ${target}: ${pid} ${command}`);
+      }
+      assert.not.ok(await answers(port), `port ${port} still answers`);
+      assert.match(output(), new RegExp(`${signal}: finishing in-flight requests`));
+    } finally {
+      killStray(npm);
+    }
+  });
+}
 
 test.run();
