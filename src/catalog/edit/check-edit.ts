@@ -6,7 +6,7 @@ import { checkSchema } from '../schema-check.ts';
 import type { Problem } from '../types.ts';
 import { Draft, type RowChange } from './draft.ts';
 
-/** What a write's check found: problems of the rows themselves (400) and disagreements with other records (409). */
+/** What a write's check found: problems of the rows it sets (400) and disagreements with the rest of the catalog (409). */
 export interface EditProblems {
   invalid: Problem[];
   conflicts: Problem[];
@@ -115,8 +115,8 @@ export function checkEdit(draft: Draft, changes: readonly RowChange[] = draft.ch
   problems.push(...overview.problems, ...checkReferences(checked, overview.languages, draft.catalog.defaultLanguage).filter((problem) => problem.severity !== 'note'));
   // A problem of a row the write sets is the request's (400); one it leaves on a row it does not set, or a
   // broken link between records, is a conflict with the catalog as it is (409).
-  const written = new Set(changes.map((change) => `${change.family} ${change.uuid}`));
-  const isWritten = (problem: Problem) => [...FAMILIES.values()].some((f) => (f.file === problem.file || f.translation?.file === problem.file) && written.has(`${f.name} ${problem.uuid}`));
+  const written = new Set(changes.map((change) => `${change.language === undefined ? FAMILIES.get(change.family)!.file : FAMILIES.get(change.family)!.translation!.file} ${change.uuid}`));
+  const isWritten = (problem: Problem) => written.has(`${problem.file} ${problem.uuid}`);
   const invalid = problems.filter((problem) => problem.kind !== 'conflict' && isWritten(problem));
   const conflicts = problems.filter((problem) => problem.kind === 'conflict' || !isWritten(problem));
   if (invalid.length > 0) return { invalid, conflicts };

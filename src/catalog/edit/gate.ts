@@ -28,6 +28,7 @@ export function passGate(draft: Draft, outcome: WriteOutcome): void {
   const { invalid, conflicts } = checkEdit(draft, outcome.changes);
   invalid.push(...answerLanguage(draft, outcome));
   const subject = { family: outcome.family, uuid: outcome.uuid };
-  if (invalid.length) throw new HttpError(400, problemsMessage([...invalid, ...conflicts, ...outcome.conflicts], subject));
-  if (conflicts.length || outcome.conflicts.length) throw new HttpError(409, problemsMessage([...outcome.conflicts, ...conflicts], subject));
+  const requested = new Set(invalid);
+  if (invalid.length) throw new HttpError(400, problemsMessage([...invalid, ...conflicts, ...outcome.conflicts], subject, requested));
+  if (conflicts.length || outcome.conflicts.length) throw new HttpError(409, problemsMessage([...outcome.conflicts, ...conflicts], subject, requested));
 }

@@ -5,21 +5,23 @@ import type { Problem } from '../types.ts';
 const MAX_NAMED = 3;
 
 /**
- * Every problem a write met, in one message: those about the written record by their path
- * (`/title: missing required field 'title'`), those about other records by the record too.
+ * Every problem a write met, in one message: those about the written record (and the rows of it
+ * in `requested`) by their path (`/title: missing required field 'title'`), those about other
+ * records by the record too.
  *
  * @example
  * problemsMessage(problems, { family: 'episodes', uuid }); // "/duration: must be >= 0, got -1; /title: …"
  */
-export function problemsMessage(problems: readonly Problem[], subject: { family: FamilyName; uuid: string }): string {
+export function problemsMessage(problems: readonly Problem[], subject: { family: FamilyName; uuid: string }, requested: ReadonlySet<Problem> = new Set(problems)): string {
   const family = FAMILIES.get(subject.family)!;
-  const own = new Set([family.file, family.translation?.file]);
+  // The record's translation rows are the request's only when it set them; others are named like any record's.
+  const isOwn = (problem: Problem) => problem.uuid === subject.uuid && (problem.file === family.file || (problem.file === family.translation?.file && requested.has(problem)));
   const lines = new Set<string>();
   // Problems of other records that say the same thing (rows in a language being dropped) are one line naming a few.
   const others = new Map<string, { file: string; names: string[] }>();
   for (const problem of problems) {
     const path = problem.path ?? '';
-    if (problem.uuid === subject.uuid && own.has(problem.file)) {
+    if (isOwn(problem)) {
       lines.add(`${path || 'the record'}: ${problem.message}`);
       continue;
     }
