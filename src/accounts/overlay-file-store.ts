@@ -116,11 +116,13 @@ export class JsonFileOverlayStore implements OverlayStore {
   async #reload(): Promise<void> {
     const version = await fileVersion(this.file);
     if (version === this.#version) return;
-    await this.#db.read();
-    if (!validate(this.#db.data)) {
+    // Read beside the kept content: a file broken by hand leaves the last good overlay in place.
+    const data = (await this.#db.adapter.read()) ?? { writes: [] };
+    if (!validate(data)) {
       const first = validate.errors![0]!;
       throw new StoreFileError(this.file, `not a catalog overlay (${first.instancePath || 'top level'}: ${first.message}); move it away to start with no changes`);
     }
+    this.#db.data = data;
     this.#version = version;
   }
 

@@ -10,7 +10,8 @@ function ordered(value: unknown, schema: JsonSchema | undefined): unknown {
   if (typeof value !== 'object' || value === null) return value;
   const properties = schema?.properties ?? {};
   const record = value as Record<string, unknown>;
-  const keys = [...Object.keys(properties).filter((key) => key in record), ...Object.keys(record).filter((key) => !(key in properties))];
+  // Own keys only: `'toString' in properties` is true, and such a key would be dropped unseen instead of refused.
+  const keys = [...Object.keys(properties).filter((key) => Object.hasOwn(record, key)), ...Object.keys(record).filter((key) => !Object.hasOwn(properties, key))];
   return Object.fromEntries(keys.map((key) => [key, ordered(record[key], properties[key])]));
 }
 

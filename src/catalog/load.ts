@@ -5,6 +5,7 @@ import { Catalog } from './catalog.ts';
 import { FAMILIES, type Family, type FamilyName } from './families.ts';
 import { checkConsistency } from './consistency-check.ts';
 import { locateProblems } from './locate.ts';
+import { checkOverview } from './overview-check.ts';
 import { refuses, sortProblems } from './problems.ts';
 import { parseJson } from '../lib/json.ts';
 import { checkReferences, type Checked, type CheckedFamily } from './reference-check.ts';
@@ -74,7 +75,9 @@ export async function loadCatalog(dir: string, options: { defaultLanguage: strin
     checked.set(family.name, { family, records: records.records, translations, uuids: records.uuids, unreadable: records.unreadable });
   }
 
-  const languages = overviewLanguages(checked.get('overview')!, options.defaultLanguage, read);
+  const overview = checked.get('overview')!;
+  const { languages, problems: overviewProblems } = checkOverview(overview, options.defaultLanguage, read.problems.some((p) => p.file === overview.family.file));
+  read.problems.push(...overviewProblems);
   read.problems.push(...checkReferences(checked, languages, options.defaultLanguage), ...checkConsistency(checked));
   const refused = read.problems.some((problem) => refuses(problem));
   // Lines and columns come from the source texts, read again only when there is something to point at.
@@ -87,22 +90,6 @@ export async function loadCatalog(dir: string, options: { defaultLanguage: strin
   }
   const version = read.hash.digest('hex').slice(0, 16);
   return { ok: true, catalog: new Catalog(stores, languages!, options.defaultLanguage, version), files: read.files, warnings: sortProblems(read.problems) };
-}
-
-/** The catalog's languages from the one overview record, after checking the record count. */
-function overviewLanguages(overview: CheckedFamily, defaultLanguage: string, read: Read): string[] | undefined {
-  const { file } = overview.family;
-  const broken = read.problems.some((p) => p.file === file);
-  if (!broken && overview.records.length !== 1) {
-    const found = overview.records.length;
-    read.problems.push({ file, message: found === 0 ? 'missing or empty: the catalog needs exactly one overview record' : `must hold exactly one record, found ${found}` });
-  }
-  if (broken || overview.records.length !== 1) return undefined;
-  const languages = overview.records[0]!.record.languages as string[];
-  if (!languages.includes(defaultLanguage)) {
-    read.problems.push({ file, record: 0, path: '/languages', message: `DEFAULT_LANGUAGE '${defaultLanguage}' is not one of the catalog's languages (${languages.join(', ')})` });
-  }
-  return languages;
 }
 
 function buildStore(family: Family, records: Checked[], rows: Checked[], languages: string[], defaultLanguage: string): FamilyStore {

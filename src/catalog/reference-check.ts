@@ -19,6 +19,14 @@ export interface CheckedFamily {
   unreadable: boolean;
 }
 
+/**
+ * Why a well-formed language tag cannot be used: it is not one of the overview's `languages`.
+ *
+ * @example
+ * unlistedLanguage('fr-FR', ['en-US', 'pt-BR']); // "'fr-FR' is not one of the catalog's languages (overview.languages: en-US, pt-BR)"
+ */
+export const unlistedLanguage = (language: string, languages: readonly string[]): string => `'${language}' is not one of the catalog's languages (overview.languages: ${languages.join(', ')})`;
+
 const HREF = /^\/api\/v1\/([a-z]+)\/([^/]+)$/;
 
 const text = (value: unknown) => (typeof value === 'string' ? value : undefined);
@@ -100,7 +108,7 @@ export function checkReferences(
       }
       // A malformed tag is one problem, the schema's; only a well-formed one is looked up.
       if (language !== undefined && languages && canonicalLanguage(language) === language && !languages.includes(language)) {
-        problems.push({ ...at, path: '/language', message: `'${language}' is not one of the catalog's languages (overview.languages: ${languages.join(', ')})` });
+        problems.push({ ...at, path: '/language', message: unlistedLanguage(language, languages) });
       }
       if (parent === undefined || language === undefined) continue;
       const key = `${parent} ${language}`;

@@ -2,6 +2,7 @@ import type { Caller } from '../accounts/account.ts';
 import { OverlayNotSaved, type OverlayStore, type OverlayWrite } from '../accounts/overlay-store.ts';
 import { applyChanges } from '../catalog/edit/apply.ts';
 import { Draft } from '../catalog/edit/draft.ts';
+import { passGate } from '../catalog/edit/gate.ts';
 import type { WriteOutcome } from '../catalog/edit/operations.ts';
 import { replayWrites } from '../catalog/edit/replay.ts';
 import type { Catalog } from '../catalog/catalog.ts';
@@ -20,7 +21,7 @@ export interface WriteRequest<T extends WriteOutcome> {
 
 /**
  * Takes catalog writes one at a time: stages each on the catalog served now (the catalog's
- * own functions and checks), makes it durable in the overlay, then serves the catalog with it
+ * own functions), passes it through the gate (the catalog's checks), makes it durable in the overlay, then serves the catalog with it
  * in one swap, so no answer after a 2xx is stale. Writes that other instances appended (a
  * shared Redis) are applied the same way, in the overlay's order.
  *
@@ -67,7 +68,9 @@ export class Curator {
       for (;;) {
         const { catalog } = this.served.current;
         request.precondition?.(catalog);
-        const outcome = request.stage(new Draft(catalog));
+        const draft = new Draft(catalog);
+        const outcome = request.stage(draft);
+        passGate(draft, outcome);
         const kept = { at: new Date().toISOString(), account: { uuid: request.caller.uuid, username: request.caller.username }, request: request.request, changes: outcome.changes };
         const appended = await this.overlay.append(kept, this.#seq);
         if ('behind' in appended) {

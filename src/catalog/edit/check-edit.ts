@@ -1,11 +1,12 @@
 import { checkConsistency } from '../consistency-check.ts';
 import { FAMILIES, type FamilyName } from '../families.ts';
+import { checkOverview } from '../overview-check.ts';
 import { checkReferences, type Checked, type CheckedFamily } from '../reference-check.ts';
 import { checkSchema } from '../schema-check.ts';
 import type { Problem } from '../types.ts';
 import { Draft, type RowChange } from './draft.ts';
 
-/** What a write's check found: problems of the rows themselves (400) and disagreements with other records (409). */
+/** What a write's check found: problems of the rows it sets (400) and disagreements with the rest of the catalog (409). */
 export interface EditProblems {
   invalid: Problem[];
   conflicts: Problem[];
@@ -37,8 +38,30 @@ function withSeasons(scope: Scope, drafts: readonly Draft[]): Scope {
   return wider;
 }
 
-/** The scoped records and rows of `draft`, shaped as the data checks take them. */
-function checkedOf(draft: Draft, scope: Scope): Map<FamilyName, CheckedFamily> {
+/**
+ * Records with a translation row in a language the draft drops from the overview: those rows
+ * are checked (and refuse the write) though the write does not change them.
+ */
+function rowsInDroppedLanguages(draft: Draft): Scope {
+  const dropped = draft.catalog.languages.filter((language) => !draft.languages.includes(language));
+  const scope: Scope = new Map([...FAMILIES.keys()].map((name) => [name, new Set<string>()]));
+  for (const family of FAMILIES.values()) {
+    if (!family.translation || dropped.length === 0) continue;
+    const store = draft.catalog.store(family.name);
+    store.records.forEach((record, position) => {
+      if (dropped.some((language) => store.ownTranslation(position, language))) scope.get(family.name)!.add(record.uuid);
+    });
+  }
+  return scope;
+}
+
+/**
+ * The scoped records and rows of `draft`, shaped as the data checks take them: the rows of
+ * scoped records in every language the catalog had, has, or a change names, so a row in a
+ * language the catalog does not list is seen (and refused).
+ */
+function checkedOf(draft: Draft, scope: Scope, rowScope: Scope = scope, changes: readonly RowChange[] = []): Map<FamilyName, CheckedFamily> {
+  const languages = new Set([...draft.catalog.languages, ...draft.languages, ...changes.flatMap((change) => change.language ?? [])]);
   const checked = new Map<FamilyName, CheckedFamily>();
   for (const family of FAMILIES.values()) {
     const records: Checked[] = [];
@@ -46,8 +69,9 @@ function checkedOf(draft: Draft, scope: Scope): Map<FamilyName, CheckedFamily> {
     for (const uuid of scope.get(family.name)!) {
       const record = draft.record(family.name, uuid);
       if (record) records.push({ index: records.length, record });
-      if (!family.translation) continue;
-      for (const language of draft.languages) {
+    }
+    for (const uuid of family.translation ? new Set([...scope.get(family.name)!, ...rowScope.get(family.name)!]) : []) {
+      for (const language of languages) {
         const row = draft.translation(family.name, uuid, language);
         if (row) translations.push({ index: translations.length, record: row });
       }
@@ -59,6 +83,14 @@ function checkedOf(draft: Draft, scope: Scope): Map<FamilyName, CheckedFamily> {
 }
 
 const keyOf = (problem: Problem) => `${problem.uuid} ${problem.path} ${problem.message}`;
+
+/** The overview's rules on the draft's overview; its problems are named by its uuid, as the write's answer names records. */
+function overviewProblems(draft: Draft, checked: ReadonlyMap<FamilyName, CheckedFamily>, broken: boolean): { languages: string[] | undefined; problems: Problem[] } {
+  const { uuid } = draft.catalog.overview;
+  const overview = { ...checked.get('overview')!, records: [{ index: 0, record: draft.record('overview', uuid)! }] };
+  const { languages, problems } = checkOverview(overview, draft.catalog.defaultLanguage, broken);
+  return { languages, problems: problems.map((problem) => ({ uuid, ...problem })) };
+}
 
 /**
  * Checks what a draft changes with the catalog's own checks (the boot's and `npm run
@@ -73,15 +105,20 @@ const keyOf = (problem: Problem) => `${problem.uuid} ${problem.path} ${problem.m
  */
 export function checkEdit(draft: Draft, changes: readonly RowChange[] = draft.changes()): EditProblems {
   const scope = scopeOf(changes);
-  const checked = checkedOf(draft, scope);
-  const invalid: Problem[] = [];
+  const checked = checkedOf(draft, scope, rowsInDroppedLanguages(draft), changes);
+  const problems: Problem[] = [];
   for (const { family, records, translations } of checked.values()) {
-    invalid.push(...checkSchema(family.file, records.map((r) => r.record), family).problems);
-    if (family.translation) invalid.push(...checkSchema(family.translation.file, translations.map((r) => r.record), family).problems);
+    problems.push(...checkSchema(family.file, records.map((r) => r.record), family).problems);
+    if (family.translation) problems.push(...checkSchema(family.translation.file, translations.map((r) => r.record), family).problems);
   }
-  const references = checkReferences(checked, draft.languages, draft.catalog.defaultLanguage);
-  const conflicts = references.filter((problem) => problem.kind === 'conflict');
-  invalid.push(...references.filter((problem) => problem.kind !== 'conflict' && problem.severity !== 'note'));
+  const overview = overviewProblems(draft, checked, problems.some((problem) => problem.file === FAMILIES.get('overview')!.file));
+  problems.push(...overview.problems, ...checkReferences(checked, overview.languages, draft.catalog.defaultLanguage).filter((problem) => problem.severity !== 'note'));
+  // A problem of a row the write sets is the request's (400); one it leaves on a row it does not set, or a
+  // broken link between records, is a conflict with the catalog as it is (409).
+  const written = new Set(changes.map((change) => `${change.language === undefined ? FAMILIES.get(change.family)!.file : FAMILIES.get(change.family)!.translation!.file} ${change.uuid}`));
+  const isWritten = (problem: Problem) => written.has(`${problem.file} ${problem.uuid}`);
+  const invalid = problems.filter((problem) => problem.kind !== 'conflict' && isWritten(problem));
+  const conflicts = problems.filter((problem) => problem.kind === 'conflict' || !isWritten(problem));
   if (invalid.length > 0) return { invalid, conflicts };
 
   const base = new Draft(draft.catalog);

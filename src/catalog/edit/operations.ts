@@ -4,17 +4,18 @@ import { canonicalLanguage } from '../../lib/formats.ts';
 import { capitalize } from '../../lib/text.ts';
 import { canonicalRow } from '../canonical.ts';
 import { FAMILIES, type Family, type FamilyName } from '../families.ts';
+import type { Problem } from '../types.ts';
 import { bodyObject, shown, splitBody, withoutNullFields, type SplitBody } from './body.ts';
-import { checkEdit } from './check-edit.ts';
 import type { Draft, Row, RowChange } from './draft.ts';
 import { detach, hrefOf, keepLinks, type Edit } from './links.ts';
 import { mergePatch } from './merge-patch.ts';
-import { problemsMessage } from './messages.ts';
 import { addToSeasonTotal, joinSeason, leaveSeason } from './seasons.ts';
 
 /** What a write changed and where its answer is: the record, and the translation language or social it named. */
 export interface WriteOutcome {
   changes: RowChange[];
+  /** Links the write could not keep in step (records that still link to a deleted one): the gate refuses it with them. */
+  conflicts: Problem[];
   family: FamilyName;
   uuid: string;
   language?: string;
@@ -44,14 +45,9 @@ function putTranslation(edit: Edit, name: FamilyName, uuid: string, language: st
   edit.draft.setTranslation(name, uuid, language, row && canonicalRow(familyOf(name).translation!.file, row));
 }
 
-/** Runs the catalog's checks on what the edit staged: a 400 for bad rows, a 409 for broken links. */
-function finish(edit: Edit, outcome: Omit<WriteOutcome, 'changes'>): WriteOutcome {
-  const changes = edit.draft.changes();
-  const { invalid, conflicts } = checkEdit(edit.draft, changes);
-  const subject = { family: outcome.family, uuid: outcome.uuid };
-  if (invalid.length) throw new HttpError(400, problemsMessage([...invalid, ...conflicts, ...edit.conflicts], subject));
-  if (conflicts.length || edit.conflicts.length) throw new HttpError(409, problemsMessage([...edit.conflicts, ...conflicts], subject));
-  return { changes, ...outcome };
+/** What the edit staged, for the gate (`passGate`) to check before anything is kept. */
+function staged(edit: Edit, outcome: Omit<WriteOutcome, 'changes' | 'conflicts'>): WriteOutcome {
+  return { changes: edit.draft.changes(), conflicts: edit.conflicts, ...outcome };
 }
 
 /** The language a body's translated fields are in: the one it names, else the default. */
@@ -104,7 +100,7 @@ export function createRecord(draft: Draft, name: FamilyName, body: unknown, now 
     language = languageOf(edit, split.language);
     putTranslation(edit, name, uuid, language, { [family.translation.parentKey]: uuid, language, ...withoutNullFields(split.translated) });
   }
-  return finish(edit, { family: name, uuid, ...(language ? { language } : {}) });
+  return staged(edit, { family: name, uuid, ...(language ? { language } : {}) });
 }
 
 /**
@@ -134,7 +130,7 @@ export function patchRecord(draft: Draft, name: FamilyName, uuid: string, body: 
       putTranslation(edit, name, uuid, language, mergePatch(current, split.translated) as Row);
     }
   }
-  return finish(edit, { family: name, uuid, ...(language ? { language } : {}) });
+  return staged(edit, { family: name, uuid, ...(language ? { language } : {}) });
 }
 
 /** An episode's season bookkeeping for a patch: a move between seasons, or a new duration. */
@@ -163,7 +159,7 @@ export function deleteRecord(draft: Draft, name: FamilyName, uuid: string, now =
   if (name === 'episodes') leaveSeason(edit, uuid, record);
   detach(edit, name, uuid);
   for (const language of draft.languagesOf(name, uuid)) draft.setTranslation(name, uuid, language, null);
-  return finish(edit, { family: name, uuid });
+  return staged(edit, { family: name, uuid });
 }
 
-export { existing, finish, languageOf, put, putTranslation, type Edit };
+export { existing, staged, languageOf, put, putTranslation, type Edit };

@@ -5,7 +5,7 @@ import { socialNamed, socialsOf, type Social } from '../socials.ts';
 import { bodyObject, shown } from './body.ts';
 import type { Draft, Row } from './draft.ts';
 import { mergePatch } from './merge-patch.ts';
-import { existing, finish, languageOf, put, putTranslation, writeTime, type Edit, type WriteOutcome } from './operations.ts';
+import { existing, staged, languageOf, put, putTranslation, writeTime, type Edit, type WriteOutcome } from './operations.ts';
 
 /** The record's language that `asked` names (any case), or undefined. */
 function held(draft: Draft, name: FamilyName, uuid: string, asked: string): string | undefined {
@@ -41,7 +41,7 @@ export function createTranslation(draft: Draft, name: FamilyName, uuid: string, 
   if (already) throw new HttpError(409, `${capitalize(FAMILIES.get(name)!.singular)} '${uuid}' has a ${already} translation already; change it with PATCH …/translations/${already}`);
   putTranslation(edit, name, uuid, language, { [FAMILIES.get(name)!.translation!.parentKey]: uuid, language, ...fields });
   touch(edit, name, uuid, record);
-  return finish(edit, { family: name, uuid, language });
+  return staged(edit, { family: name, uuid, language });
 }
 
 /** `PATCH …/{uuid}/translations/{language}`: a merge patch of one translation (404 if the record has none in it). */
@@ -57,7 +57,7 @@ export function patchTranslation(draft: Draft, name: FamilyName, uuid: string, a
   const edit: Edit = { draft, now, conflicts: [] };
   putTranslation(edit, name, uuid, language, mergePatch(draft.translation(name, uuid, language), fields) as Row);
   touch(edit, name, uuid, record);
-  return finish(edit, { family: name, uuid, language });
+  return staged(edit, { family: name, uuid, language });
 }
 
 /** `DELETE …/{uuid}/translations/{language}`: any translation but the default language's, which every record needs. */
@@ -71,7 +71,7 @@ export function deleteTranslation(draft: Draft, name: FamilyName, uuid: string, 
   const edit: Edit = { draft, now, conflicts: [] };
   putTranslation(edit, name, uuid, language, null);
   touch(edit, name, uuid, record);
-  return finish(edit, { family: name, uuid });
+  return staged(edit, { family: name, uuid });
 }
 
 
@@ -85,7 +85,7 @@ export function createSocial(draft: Draft, uuid: string, body: unknown, now = wr
   }
   const edit: Edit = { draft, now, conflicts: [] };
   put(edit, 'actors', uuid, { ...record, socials: [...socials, social], updated_at: now });
-  return { ...finish(edit, { family: 'actors', uuid }), social: String(social.social) };
+  return { ...staged(edit, { family: 'actors', uuid }), social: String(social.social) };
 }
 
 function existingSocial(record: Row, uuid: string, name: string): Social {
@@ -107,7 +107,7 @@ export function patchSocial(draft: Draft, uuid: string, name: string, body: unkn
   }
   const edit: Edit = { draft, now, conflicts: [] };
   put(edit, 'actors', uuid, { ...record, socials: socialsOf(record).map((s) => (s === current ? changed : s)), updated_at: now });
-  return { ...finish(edit, { family: 'actors', uuid }), social: String(changed.social) };
+  return { ...staged(edit, { family: 'actors', uuid }), social: String(changed.social) };
 }
 
 /** `DELETE /api/v1/actors/{uuid}/socials/{social}`. */
@@ -118,5 +118,5 @@ export function deleteSocial(draft: Draft, uuid: string, name: string, now = wri
   const rest = socialsOf(record).filter((s) => s !== current);
   const { socials: _socials, ...without } = record;
   put(edit, 'actors', uuid, { ...(rest.length ? { ...record, socials: rest } : without), updated_at: now });
-  return finish(edit, { family: 'actors', uuid });
+  return staged(edit, { family: 'actors', uuid });
 }
