@@ -22,10 +22,11 @@ export class ServedRecord {
     return (this.#json ??= present(this.store, this.position, this.language));
   }
 
-  /** The record an href of this one points to (hrefs are checked at boot, so it exists). */
-  follow(href: string): ServedRecord {
+  /** The record an href of this one points to, or undefined when there is none. */
+  follow(href: string): ServedRecord | undefined {
     const [, , , name, uuid] = href.split('/');
     const store = this.catalog.store(name as FamilyName);
-    return new ServedRecord(this.catalog, store, store.position(uuid!)!, this.language);
+    const position = store.position(uuid!);
+    return position === undefined ? undefined : new ServedRecord(this.catalog, store, position, this.language);
   }
 }
