@@ -1,12 +1,15 @@
-import { GraphQLError, type GraphQLSchema } from 'graphql';
+import type { GraphQLSchema } from 'graphql';
 import { createHandler, type Request as GraphQLRequest } from 'graphql-http';
 import type { Context } from 'koa';
+import type { IncidentLog } from '../http/incident.ts';
 import { acceptedLanguage } from '../http/request-query.ts';
 import { send } from '../http/send.ts';
 import type { ServedCatalog } from '../http/state.ts';
 import { HttpError } from '../lib/http-error.ts';
+import { admit } from './admission.ts';
 import { DocumentCache } from './documents.ts';
-import { costError, costOf, type GraphQLLimits } from './limits.ts';
+import { withIncidentsReported } from './incidents.ts';
+import type { GraphQLLimits } from './limits.ts';
 import { catalogSchema, schemaText, type GraphQLContext } from './schema.ts';
 
 /** What the GraphQL endpoint serves, and how. */
@@ -19,6 +22,8 @@ export interface GraphQLOptions {
   limits: GraphQLLimits;
   /** Memory for parsed and validated query texts. */
   documentCacheBytes: number;
+  /** Where an error no resolver expected is logged, with the request id its answer quotes. */
+  log: IncidentLog;
 }
 
 /** What travels with one request through graphql-http: the resolvers' context and whether the answer may be kept. */
@@ -28,12 +33,6 @@ interface RequestContext {
   random?: boolean;
   /** Set once the operation ran: an answer without errors to a document asking for nothing random. */
   keep: boolean;
-}
-
-/** An error a resolver threw: ours name what was wrong; anything else is not the client's to read. */
-function formatError(error: GraphQLError | Error): GraphQLError | Error {
-  if (!(error instanceof GraphQLError) || !error.originalError || error.originalError instanceof HttpError || error.originalError instanceof GraphQLError) return error;
-  return new GraphQLError('Internal server error', { nodes: error.nodes ?? null, path: error.path ?? null });
 }
 
 /** What graphql-http's bodiless refusals mean, said the service's way. */
@@ -66,21 +65,15 @@ export function graphqlEndpoint(options: GraphQLOptions): GraphQLEndpoint {
   const documents = new DocumentCache(schema, limits, options.documentCacheBytes);
   const handler = createHandler<Context['req'], RequestContext, GraphQLContext>({
     schema,
-    formatError,
     onOperation: (req, _, result) => {
       req.context.keep = req.context.random === false && !result.errors;
+      return withIncidentsReported(result, options.log, `${req.method} ${req.raw.url?.split('?')[0]}`);
     },
     onSubscribe: (req, params) => {
-      const checked = documents.check(params.query);
-      if (checked.errors) return checked.errors;
-      const { catalog, maxPageSize } = req.context.graphql;
-      const variables = params.variables ?? undefined;
-      const operationName = params.operationName ?? undefined;
-      const cost = costOf({ schema, document: checked.document, catalog, maxPageSize, ...(variables ? { variables } : {}), ...(operationName ? { operationName } : {}) });
-      const tooCostly = costError(cost, limits);
-      if (tooCostly) return [tooCostly];
-      req.context.random = checked.random;
-      return { schema, document: checked.document, contextValue: req.context.graphql, ...(variables ? { variableValues: variables } : {}), ...(operationName ? { operationName } : {}) };
+      const admitted = admit(params, { schema, documents, limits, context: req.context.graphql });
+      if (!('args' in admitted)) return admitted;
+      req.context.random = admitted.random;
+      return admitted.args;
     },
   });
 
@@ -98,7 +91,8 @@ export function graphqlEndpoint(options: GraphQLOptions): GraphQLEndpoint {
     }
     // What the answer depends on: the query (URL or body), the language preferred, and `Accept`
     // as sent (graphql-http picks the media type from it, or refuses it: such answers are not kept).
-    const key = `graphql ${preferred} ${ctx.get('Accept')}\n${ctx.method === 'GET' ? ctx.querystring : JSON.stringify(body)}`;
+    // The body as sent, not re-serialized: its variables may nest deeper than JSON.stringify can recurse.
+    const key = `graphql ${preferred} ${ctx.get('Accept')}\n${ctx.method === 'GET' ? ctx.querystring : (ctx.request as { rawBody?: string }).rawBody}`;
     const cacheControl = ctx.method === 'GET' ? options.cacheControl : 'no-store';
     const kept = cache.peek(key);
     if (kept) return send(ctx, kept, cacheControl);
