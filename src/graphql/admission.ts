@@ -11,9 +11,10 @@ export interface OperationRequest {
   operationName?: string | null | undefined;
 }
 
-/** An operation let through: what execution takes, and whether it asks for a random record. */
+/** An operation let through: what execution takes, its estimated cost, and whether it asks for a random record. */
 export interface Admitted {
   args: ExecutionArgs & { contextValue: GraphQLContext };
+  cost: number;
   random: boolean;
 }
 
@@ -43,5 +44,5 @@ export function admit(request: OperationRequest, options: { schema: GraphQLSchem
   const cost = costOf({ schema, document, variables, catalog: context.catalog, maxPageSize: context.maxPageSize, ...(operationName ? { operationName } : {}) });
   const tooCostly = costError(cost, limits);
   if (tooCostly) return [tooCostly];
-  return { args: { schema, document, contextValue: context, variableValues: variables, ...(operationName ? { operationName } : {}) }, random: checked.random };
+  return { args: { schema, document, contextValue: context, variableValues: variables, ...(operationName ? { operationName } : {}) }, cost, random: checked.random };
 }

@@ -7,6 +7,8 @@ import { send } from '../http/send.ts';
 import type { ServedCatalog } from '../http/state.ts';
 import { HttpError } from '../lib/http-error.ts';
 import { admit } from './admission.ts';
+import { CostlyGate } from './costly-gate.ts';
+import { Pacer } from './pacer.ts';
 import { DocumentCache } from './documents.ts';
 import { withIncidentsReported } from './incidents.ts';
 import type { GraphQLLimits } from './limits.ts';
@@ -33,7 +35,26 @@ interface RequestContext {
   random?: boolean;
   /** Set once the operation ran: an answer without errors to a document asking for nothing random. */
   keep: boolean;
+  /** Ends a costly operation's turn (`CostlyGate`), once it has been answered. */
+  leave?: () => void;
 }
+
+/**
+ * An operation estimated to cost this much or more takes its turn through the `CostlyGate`:
+ * about a millisecond of execution; cheaper ones (most, and every page of 10 records with a
+ * link or two) run at once.
+ */
+const COSTLY = 1000;
+/** How long an operation runs before other requests are served (`Pacer`). */
+const EXECUTION_SLICE_MS = 5;
+/** Costly operations that may wait for their turn; the next is refused with 503. */
+const COSTLY_WAITING = 8;
+
+/** The refusal of a costly operation while `COSTLY_WAITING` others wait. */
+const BUSY: [string, { status: number; statusText: string; headers: Record<string, string> }] = [
+  JSON.stringify({ errors: [{ message: `Costly operations limit exceeded: ${COSTLY_WAITING} operations costing ${COSTLY} or more are already waiting to run one at a time; try again after 1 second.` }] }),
+  { status: 503, statusText: 'Service Unavailable', headers: { 'content-type': 'application/json; charset=utf-8', 'retry-after': '1' } },
+];
 
 /** What graphql-http's bodiless refusals mean, said the service's way. */
 const REFUSALS: Record<number, string> = {
@@ -63,15 +84,21 @@ export function graphqlEndpoint(options: GraphQLOptions): GraphQLEndpoint {
   const { served, limits, maxPageSize } = options;
   const schema: GraphQLSchema = catalogSchema();
   const documents = new DocumentCache(schema, limits, options.documentCacheBytes);
+  const gate = new CostlyGate(COSTLY_WAITING);
   const handler = createHandler<Context['req'], RequestContext, GraphQLContext>({
     schema,
     onOperation: (req, _, result) => {
       req.context.keep = req.context.random === false && !result.errors;
       return withIncidentsReported(result, options.log, `${req.method} ${req.raw.url?.split('?')[0]}`);
     },
-    onSubscribe: (req, params) => {
+    onSubscribe: async (req, params) => {
       const admitted = admit(params, { schema, documents, limits, context: req.context.graphql });
       if (!('args' in admitted)) return admitted;
+      if (admitted.cost >= COSTLY) {
+        const leave = await gate.enter();
+        if (!leave) return BUSY;
+        req.context.leave = leave;
+      }
       req.context.random = admitted.random;
       return admitted.args;
     },
@@ -96,9 +123,15 @@ export function graphqlEndpoint(options: GraphQLOptions): GraphQLEndpoint {
     const cacheControl = ctx.method === 'GET' ? options.cacheControl : 'no-store';
     const kept = cache.peek(key);
     if (kept) return send(ctx, kept, cacheControl);
-    const context: RequestContext = { graphql: { catalog, preferred, maxPageSize }, keep: false };
+    const context: RequestContext = { graphql: { catalog, preferred, maxPageSize, pacer: new Pacer(EXECUTION_SLICE_MS), reached: new Map() }, keep: false };
     const request: GraphQLRequest<Context['req'], RequestContext> = { method: ctx.method, url: ctx.url, headers: ctx.req.headers, body: (body ?? null) as never, raw: ctx.req, context };
-    const [text, init] = await handler(request);
+    let answered: Awaited<ReturnType<typeof handler>>;
+    try {
+      answered = await handler(request);
+    } finally {
+      context.leave?.();
+    }
+    const [text, init] = answered;
     const headers = (init.headers ?? {}) as Record<string, string>;
     // Refusals without a GraphQL body (406, an unknown method) are HTTP's: the service's error shape.
     if (text === null) throw new HttpError(init.status, REFUSALS[init.status] ?? `GraphQL request refused: ${init.statusText ?? init.status}`, headers);

@@ -11,6 +11,7 @@ import {
 import { FAMILIES, FAMILY_NAMES, type Family, type FamilyName } from '../catalog/families.ts';
 import type { JsonSchema } from '../catalog/schemas/common.ts';
 import { capitalize } from '../lib/text.ts';
+import type { Pacer } from './pacer.ts';
 import { GraphQLSafeInt } from './safe-int.ts';
 import type { ServedRecord } from './served.ts';
 
@@ -75,11 +76,12 @@ function fieldOf(owner: string, name: string, schema: JsonSchema, required: bool
   if (linked) {
     // A list holds only the records that exist, so its items are never null; a single link is null when absent.
     type = list ? new GraphQLNonNull(types.get(linked)) : types.get(linked);
+    // Links are where a costly query spends its time: each may pause it (Pacer).
     resolve = list
-      ? (parent) => (parent.json[name] as string[] | undefined)?.flatMap((href) => parent.follow(href) ?? [])
-      : (parent) => {
+      ? (parent, _, context) => (context as { pacer: Pacer }).pacer.pace((parent.json[name] as string[] | undefined)?.flatMap((href) => parent.follow(href) ?? []))
+      : (parent, _, context) => {
           const href = parent.json[name] as string | undefined;
-          return href === undefined ? undefined : parent.follow(href);
+          return href === undefined ? undefined : (context as { pacer: Pacer }).pacer.pace(parent.follow(href));
         };
   } else {
     type = item.type === 'object' ? nestedObject(`${owner}${capitalize(name.replace(/s$/, ''))}`, item) : scalarOf(item);

@@ -16,6 +16,8 @@ export class ServedRecord {
     readonly store: FamilyStore,
     readonly position: number,
     readonly language: string,
+    /** The records one request has reached so far, by family, position and language: each is presented once however often it is linked. */
+    private readonly reached: Map<string, ServedRecord> = new Map(),
   ) {}
 
   get json(): Record<string, unknown> {
@@ -27,6 +29,10 @@ export class ServedRecord {
     const [, , , name, uuid] = href.split('/');
     const store = this.catalog.store(name as FamilyName);
     const position = store.position(uuid!);
-    return position === undefined ? undefined : new ServedRecord(this.catalog, store, position, this.language);
+    if (position === undefined) return undefined;
+    const key = `${name}/${position}/${this.language}`;
+    let record = this.reached.get(key);
+    if (!record) this.reached.set(key, (record = new ServedRecord(this.catalog, store, position, this.language, this.reached)));
+    return record;
   }
 }
