@@ -138,6 +138,7 @@ function graphqlLimits(config: Config): GraphQLLimits {
   return {
     maxDepth: config.GRAPHQL_MAX_DEPTH,
     maxAliases: config.GRAPHQL_MAX_ALIASES,
+    maxFields: config.GRAPHQL_MAX_FIELDS,
     maxCost: config.GRAPHQL_MAX_COST,
     maxDocumentBytes: config.GRAPHQL_MAX_DOCUMENT_BYTES,
     maxTokens: config.GRAPHQL_MAX_TOKENS,
@@ -179,7 +180,7 @@ export function createApp(config: Config, { served, accounts, limits, log, curat
   if (curator) writeRoutes(router, { ...routeDeps, curator });
   accountRoutes(router, accounts, limits && signInGuard(limits));
   docsRoutes(router, { served, cacheControl: `public, max-age=${config.CACHE_MAX_AGE}`, defaultLanguage: config.DEFAULT_LANGUAGE, maxPageSize: config.MAX_PAGE_SIZE, writes: curator !== undefined });
-  graphqlRoutes(router, { served, cacheControl: `public, max-age=${config.CACHE_MAX_AGE}`, maxPageSize: config.MAX_PAGE_SIZE, limits: graphqlLimits(config), documentCacheBytes: GRAPHQL_DOCUMENT_BYTES });
+  graphqlRoutes(router, { served, cacheControl: `public, max-age=${config.CACHE_MAX_AGE}`, maxPageSize: config.MAX_PAGE_SIZE, limits: graphqlLimits(config), documentCacheBytes: GRAPHQL_DOCUMENT_BYTES, log });
   // Named, so that a test holds the chain to what the fast path stands in for (STANDS_IN_FOR).
   const use = <S, C>(name: StoodInFor, middleware: Koa.Middleware<Koa.DefaultState & S, Koa.DefaultContext & C>) => app.use<S, C>(Object.defineProperty(middleware, 'name', { value: name }));
   if (fast) use('remember', fast.remember());

@@ -50,6 +50,20 @@ test('a page says its page, size and totals as the X-Pagination headers do', asy
   assert.equal(page.items.map((r) => r.uuid), (await json<{ uuid: string }[]>(rest)).map((r) => r.uuid));
 });
 
+test('a link a record lacks is null and the page is kept; integers of the JSON Schemas are Int or SafeInt', async () => {
+  const { body } = await post('{ seasons { items { season_num budget prev_season { title } next_season { title } } } episodes(size: 50) { items { episode_num duration next_episode { uuid } } } }');
+  assert.not.ok(body.errors, JSON.stringify(body.errors));
+  const seasons = (body.data as { seasons: { items: { season_num: number; budget: number; prev_season: unknown }[] } }).seasons.items;
+  assert.is(seasons.filter((s) => s.prev_season === null).length, 1, 'only the first season has no previous one');
+  assert.ok(seasons.every((s) => Number.isInteger(s.season_num) && Number.isInteger(s.budget)));
+  const episodes = (body.data as { episodes: { items: { next_episode: unknown }[] } }).episodes.items;
+  assert.ok(episodes.some((e) => e.next_episode === null) && episodes.some((e) => e.next_episode !== null));
+  const sdl = await (await server.get('/api/graphql/schema.graphql')).text();
+  assert.match(sdl, /\n  episode_num: Int\n/);
+  assert.match(sdl, /\n  budget: SafeInt\n/);
+  assert.match(sdl, /\n  prev_season: Season\n/);
+});
+
 test('a repeated GET query is a cacheable read: strong ETag, 304, Cache-Control public; a random one is never kept', async () => {
   const url = `${endpoint}?query=${encodeURIComponent('{ seasons { items { title episodes { title } } } }')}`;
   const first = await fetch(url);

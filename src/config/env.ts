@@ -167,6 +167,11 @@ export const VARIABLES = {
   HEADERS_TIMEOUT_SECONDS: { default: '5', description: 'Longest time to receive the request headers before a 408', parse: integer(1, 3600) },
   GRAPHQL_MAX_DEPTH: { default: '10', description: 'Deepest nesting of fields a GraphQL query may have (fragments flattened)', parse: integer(1, 100) },
   GRAPHQL_MAX_ALIASES: { default: '20', description: 'Aliased fields one GraphQL operation may have', parse: integer(0, 1000) },
+  GRAPHQL_MAX_FIELDS: {
+    default: '1000',
+    description: 'Most field selections a GraphQL query may have, fragments expanded where spread; a field name repeated in one selection counts once more for each earlier occurrence',
+    parse: integer(10, 100_000),
+  },
   GRAPHQL_MAX_COST: { default: '20000', description: 'Estimated objects one GraphQL query may ask for (page sizes and link lists multiplied through the nesting)', parse: integer(1, 10_000_000) },
   GRAPHQL_MAX_DOCUMENT_BYTES: { default: '16384', description: 'Largest GraphQL query text, in bytes; a POST body may be twice as large (variables)', parse: integer(256, 1_048_576) },
   GRAPHQL_MAX_TOKENS: { default: '2000', description: 'Most tokens (names, punctuation, values) a GraphQL query text may have', parse: integer(100, 100_000) },

@@ -66,6 +66,7 @@ export function graphqlPaths(): Record<string, Json> {
   const common = {
     400: graphqlAnswer('A document that does not parse or validate, a variable of the wrong type, a batch; or a body the service cannot read (Error shape)', ['Cache-Control'], true),
     405: graphqlAnswer('A mutation by GET (GraphQL shape), or a method other than GET and POST (Error shape, with `Allow`)', ['Cache-Control', 'Allow'], true),
+    503: graphqlAnswer('Too many costly operations (estimated cost 1,000 or more, run one at a time) already waiting: try again after `Retry-After` seconds (GraphQL shape); or the catalog is not loaded yet (Error shape)', ['Cache-Control', 'Retry-After'], true),
     ...ALWAYS,
   };
   return {

@@ -92,6 +92,7 @@ const ERROR: Json = {
       description: 'The query parameters, when there were any',
       additionalProperties: { anyOf: [{ type: 'string' }, { type: 'array', items: { type: 'string' } }] },
     },
+    request_id: { type: 'string', description: 'On a 500 only: the id under which the server logged the failure, to quote when reporting it', examples: ['5f0c2a9e1b7d'] },
   },
   required: ['code', 'status', 'method', 'message', 'url', 'timestamps'],
   additionalProperties: false,

@@ -1,6 +1,7 @@
 import { GraphQLError, specifiedRules, validate, visit, type DocumentNode, type GraphQLSchema, type ValidationRule } from 'graphql';
 import { LRUCache } from 'lru-cache';
 import { RepeatFilter } from '../lib/repeat-filter.ts';
+import { selectionWeight } from './field-count.ts';
 import { limitRules, parseWithin, type GraphQLLimits } from './limits.ts';
 
 /** A query text checked once: its document, or the errors that refuse it. */
@@ -27,7 +28,7 @@ function asksRandom(document: DocumentNode): boolean {
 }
 
 /**
- * Query texts parsed and validated once (the spec's rules, then depth and aliases), kept by
+ * Query texts parsed, weighed (`selectionWeight`) and validated once (the spec's rules, then depth and aliases), kept by
  * their text in a cache bounded by what the documents take in memory, from a text's second
  * request on (as answers are: ResponseCache). Refusals are kept too: a client repeating a
  * refused query costs a lookup.
@@ -66,6 +67,10 @@ export class DocumentCache {
       document = parseWithin(query, this.limits);
     } catch (error) {
       return { errors: [error instanceof GraphQLError ? error : new GraphQLError(String(error))] };
+    }
+    // Counted before the rules run: merging repeated fields costs graphql-js the square of their number.
+    if (selectionWeight(document, this.limits.maxFields) > this.limits.maxFields) {
+      return { errors: [new GraphQLError(`Field limit of ${this.limits.maxFields} exceeded, found more (fragments expanded where spread; a name repeated in one selection counts once more for each earlier occurrence).`)] };
     }
     const errors = validate(this.schema, document, this.rules);
     return errors.length > 0 ? { errors } : { document, random: asksRandom(document) };

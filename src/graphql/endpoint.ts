@@ -1,12 +1,17 @@
-import { GraphQLError, type GraphQLSchema } from 'graphql';
+import type { GraphQLSchema } from 'graphql';
 import { createHandler, type Request as GraphQLRequest } from 'graphql-http';
 import type { Context } from 'koa';
+import type { IncidentLog } from '../http/incident.ts';
 import { acceptedLanguage } from '../http/request-query.ts';
 import { send } from '../http/send.ts';
 import type { ServedCatalog } from '../http/state.ts';
 import { HttpError } from '../lib/http-error.ts';
+import { admit } from './admission.ts';
+import { CostlyGate } from './costly-gate.ts';
+import { Pacer } from './pacer.ts';
 import { DocumentCache } from './documents.ts';
-import { costError, costOf, type GraphQLLimits } from './limits.ts';
+import { withIncidentsReported } from './incidents.ts';
+import type { GraphQLLimits } from './limits.ts';
 import { catalogSchema, schemaText, type GraphQLContext } from './schema.ts';
 
 /** What the GraphQL endpoint serves, and how. */
@@ -19,6 +24,8 @@ export interface GraphQLOptions {
   limits: GraphQLLimits;
   /** Memory for parsed and validated query texts. */
   documentCacheBytes: number;
+  /** Where an error no resolver expected is logged, with the request id its answer quotes. */
+  log: IncidentLog;
 }
 
 /** What travels with one request through graphql-http: the resolvers' context and whether the answer may be kept. */
@@ -28,13 +35,26 @@ interface RequestContext {
   random?: boolean;
   /** Set once the operation ran: an answer without errors to a document asking for nothing random. */
   keep: boolean;
+  /** Ends a costly operation's turn (`CostlyGate`), once it has been answered. */
+  leave?: () => void;
 }
 
-/** An error a resolver threw: ours name what was wrong; anything else is not the client's to read. */
-function formatError(error: GraphQLError | Error): GraphQLError | Error {
-  if (!(error instanceof GraphQLError) || !error.originalError || error.originalError instanceof HttpError || error.originalError instanceof GraphQLError) return error;
-  return new GraphQLError('Internal server error', { nodes: error.nodes ?? null, path: error.path ?? null });
-}
+/**
+ * An operation estimated to cost this much or more takes its turn through the `CostlyGate`:
+ * about a millisecond of execution; cheaper ones (most, and every page of 10 records with a
+ * link or two) run at once.
+ */
+const COSTLY = 1000;
+/** How long an operation runs before other requests are served (`Pacer`). */
+const EXECUTION_SLICE_MS = 5;
+/** Costly operations that may wait for their turn; the next is refused with 503. */
+const COSTLY_WAITING = 8;
+
+/** The refusal of a costly operation while `COSTLY_WAITING` others wait. */
+const BUSY: [string, { status: number; statusText: string; headers: Record<string, string> }] = [
+  JSON.stringify({ errors: [{ message: `Costly operations limit exceeded: ${COSTLY_WAITING} operations costing ${COSTLY} or more are already waiting to run one at a time; try again after 1 second.` }] }),
+  { status: 503, statusText: 'Service Unavailable', headers: { 'content-type': 'application/json; charset=utf-8', 'retry-after': '1' } },
+];
 
 /** What graphql-http's bodiless refusals mean, said the service's way. */
 const REFUSALS: Record<number, string> = {
@@ -64,23 +84,23 @@ export function graphqlEndpoint(options: GraphQLOptions): GraphQLEndpoint {
   const { served, limits, maxPageSize } = options;
   const schema: GraphQLSchema = catalogSchema();
   const documents = new DocumentCache(schema, limits, options.documentCacheBytes);
+  const gate = new CostlyGate(COSTLY_WAITING);
   const handler = createHandler<Context['req'], RequestContext, GraphQLContext>({
     schema,
-    formatError,
     onOperation: (req, _, result) => {
       req.context.keep = req.context.random === false && !result.errors;
+      return withIncidentsReported(result, options.log, `${req.method} ${req.raw.url?.split('?')[0]}`);
     },
-    onSubscribe: (req, params) => {
-      const checked = documents.check(params.query);
-      if (checked.errors) return checked.errors;
-      const { catalog, maxPageSize } = req.context.graphql;
-      const variables = params.variables ?? undefined;
-      const operationName = params.operationName ?? undefined;
-      const cost = costOf({ schema, document: checked.document, catalog, maxPageSize, ...(variables ? { variables } : {}), ...(operationName ? { operationName } : {}) });
-      const tooCostly = costError(cost, limits);
-      if (tooCostly) return [tooCostly];
-      req.context.random = checked.random;
-      return { schema, document: checked.document, contextValue: req.context.graphql, ...(variables ? { variableValues: variables } : {}), ...(operationName ? { operationName } : {}) };
+    onSubscribe: async (req, params) => {
+      const admitted = admit(params, { schema, documents, limits, context: req.context.graphql });
+      if (!('args' in admitted)) return admitted;
+      if (admitted.cost >= COSTLY) {
+        const leave = await gate.enter();
+        if (!leave) return BUSY;
+        req.context.leave = leave;
+      }
+      req.context.random = admitted.random;
+      return admitted.args;
     },
   });
 
@@ -98,13 +118,20 @@ export function graphqlEndpoint(options: GraphQLOptions): GraphQLEndpoint {
     }
     // What the answer depends on: the query (URL or body), the language preferred, and `Accept`
     // as sent (graphql-http picks the media type from it, or refuses it: such answers are not kept).
-    const key = `graphql ${preferred} ${ctx.get('Accept')}\n${ctx.method === 'GET' ? ctx.querystring : JSON.stringify(body)}`;
+    // The body as sent, not re-serialized: its variables may nest deeper than JSON.stringify can recurse.
+    const key = `graphql ${preferred} ${ctx.get('Accept')}\n${ctx.method === 'GET' ? ctx.querystring : (ctx.request as { rawBody?: string }).rawBody}`;
     const cacheControl = ctx.method === 'GET' ? options.cacheControl : 'no-store';
     const kept = cache.peek(key);
     if (kept) return send(ctx, kept, cacheControl);
-    const context: RequestContext = { graphql: { catalog, preferred, maxPageSize }, keep: false };
+    const context: RequestContext = { graphql: { catalog, preferred, maxPageSize, pacer: new Pacer(EXECUTION_SLICE_MS), reached: new Map() }, keep: false };
     const request: GraphQLRequest<Context['req'], RequestContext> = { method: ctx.method, url: ctx.url, headers: ctx.req.headers, body: (body ?? null) as never, raw: ctx.req, context };
-    const [text, init] = await handler(request);
+    let answered: Awaited<ReturnType<typeof handler>>;
+    try {
+      answered = await handler(request);
+    } finally {
+      context.leave?.();
+    }
+    const [text, init] = answered;
     const headers = (init.headers ?? {}) as Record<string, string>;
     // Refusals without a GraphQL body (406, an unknown method) are HTTP's: the service's error shape.
     if (text === null) throw new HttpError(init.status, REFUSALS[init.status] ?? `GraphQL request refused: ${init.statusText ?? init.status}`, headers);

@@ -34,6 +34,8 @@ export interface GraphQLLimits {
   maxDepth: number;
   /** Aliased fields in one operation. */
   maxAliases: number;
+  /** Field selections, fragments expanded and repeated names weighed as validation pays for them (`selectionWeight`). */
+  maxFields: number;
   /** Estimated records and objects served: each object 1, lists multiplied by how many they may hold. */
   maxCost: number;
 }

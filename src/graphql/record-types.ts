@@ -11,6 +11,8 @@ import {
 import { FAMILIES, FAMILY_NAMES, type Family, type FamilyName } from '../catalog/families.ts';
 import type { JsonSchema } from '../catalog/schemas/common.ts';
 import { capitalize } from '../lib/text.ts';
+import type { Pacer } from './pacer.ts';
+import { GraphQLSafeInt } from './safe-int.ts';
 import type { ServedRecord } from './served.ts';
 
 type Field = GraphQLFieldConfig<ServedRecord, unknown>;
@@ -22,20 +24,21 @@ export function typeName(family: Family): string {
   return capitalize(family.singular);
 }
 
-/**
- * GraphQL's Int is 32 bits: integers whose schema lets them grow past that (a season's budget,
- * a duration in milliseconds) are Floats, which hold every integer JSON can carry exactly.
- */
+/** Whether the schema keeps an integer within GraphQL's 32-bit Int. */
+function fitsInt(schema: JsonSchema): boolean {
+  if (schema.enum) return schema.enum.every((v) => Math.abs(Number(v)) <= INT32_MAX);
+  return schema.maximum !== undefined && schema.maximum <= INT32_MAX && (schema.minimum ?? -Infinity) >= -INT32_MAX - 1;
+}
+
+/** Integers are Int where their schema bounds them to 32 bits, else SafeInt (a season's budget, a duration in milliseconds). */
 function scalarOf(schema: JsonSchema): GraphQLOutputType | undefined {
   switch (schema.type) {
     case 'string':
       return GraphQLString;
     case 'number':
       return GraphQLFloat;
-    case 'integer': {
-      const bounded = schema.enum ? schema.enum.every((v) => Math.abs(Number(v)) <= INT32_MAX) : (schema as { maximum?: number }).maximum !== undefined;
-      return bounded ? GraphQLInt : GraphQLFloat;
-    }
+    case 'integer':
+      return fitsInt(schema) ? GraphQLInt : GraphQLSafeInt;
     default:
       return undefined;
   }
@@ -71,12 +74,14 @@ function fieldOf(owner: string, name: string, schema: JsonSchema, required: bool
   let type: GraphQLOutputType | undefined;
   let resolve: Field['resolve'];
   if (linked) {
-    type = new GraphQLNonNull(types.get(linked));
+    // A list holds only the records that exist, so its items are never null; a single link is null when absent.
+    type = list ? new GraphQLNonNull(types.get(linked)) : types.get(linked);
+    // Links are where a costly query spends its time: each may pause it (Pacer).
     resolve = list
-      ? (parent) => (parent.json[name] as string[] | undefined)?.map((href) => parent.follow(href))
-      : (parent) => {
+      ? (parent, _, context) => (context as { pacer: Pacer }).pacer.pace((parent.json[name] as string[] | undefined)?.flatMap((href) => parent.follow(href) ?? []))
+      : (parent, _, context) => {
           const href = parent.json[name] as string | undefined;
-          return href === undefined ? undefined : parent.follow(href);
+          return href === undefined ? undefined : (context as { pacer: Pacer }).pacer.pace(parent.follow(href));
         };
   } else {
     type = item.type === 'object' ? nestedObject(`${owner}${capitalize(name.replace(/s$/, ''))}`, item) : scalarOf(item);

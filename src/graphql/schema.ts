@@ -20,6 +20,7 @@ import { knownLanguage } from '../http/request-query.ts';
 import { UUID_PATTERN } from '../lib/formats.ts';
 import { HttpError } from '../lib/http-error.ts';
 import { conditionsOf, filterInput } from './filters.ts';
+import type { Pacer } from './pacer.ts';
 import { RecordTypes, typeName } from './record-types.ts';
 import { ServedRecord } from './served.ts';
 
@@ -29,6 +30,10 @@ export type GraphQLContext = {
   /** The language of `Accept-Language` (else the default): fields without a `language` argument answer in it. */
   preferred: string;
   maxPageSize: number;
+  /** Slices this request's execution so other requests are served between slices. */
+  pacer: Pacer;
+  /** The records this request has reached through links (`ServedRecord.follow`). */
+  reached: Map<string, ServedRecord>;
 };
 
 type RootField = GraphQLFieldConfig<unknown, GraphQLContext, Record<string, unknown>>;
@@ -137,7 +142,7 @@ function familyFields(family: Family, types: RecordTypes): Record<string, RootFi
         const conditions = conditionsOf(family, args.filter as Parameters<typeof conditionsOf>[1]);
         const positions = listPositions(store, { conditions, ...(search ? { search } : {}), ...(sortBy ? { sort: sortBy } : {}) }, language);
         const from = Math.min((pageNumber - 1) * size, positions.length);
-        const items = Array.from(positions.subarray(from, Math.min(from + size, positions.length)), (p) => new ServedRecord(context.catalog, store, p, language));
+        const items = Array.from(positions.subarray(from, Math.min(from + size, positions.length)), (p) => new ServedRecord(context.catalog, store, p, language, context.reached));
         return { items, page: pageNumber, size, total_items: positions.length, total_pages: Math.ceil(positions.length / size) };
       },
     },
@@ -150,7 +155,7 @@ function familyFields(family: Family, types: RecordTypes): Record<string, RootFi
         if (!UUID.test(raw.toLowerCase())) throw new HttpError(400, `'${raw}' is not a valid uuid`);
         const store = context.catalog.store(family.name);
         const position = store.position(raw.toLowerCase());
-        return position === undefined ? null : new ServedRecord(context.catalog, store, position, languageOf(args, context));
+        return position === undefined ? null : new ServedRecord(context.catalog, store, position, languageOf(args, context), context.reached);
       },
     },
     [`random_${single}`]: {
@@ -160,7 +165,7 @@ function familyFields(family: Family, types: RecordTypes): Record<string, RootFi
       resolve: (_, args, context) => {
         const store = context.catalog.store(family.name);
         const position = store.randomPosition();
-        return position === undefined ? null : new ServedRecord(context.catalog, store, position, languageOf(args, context));
+        return position === undefined ? null : new ServedRecord(context.catalog, store, position, languageOf(args, context), context.reached);
       },
     },
   };
@@ -181,7 +186,7 @@ export function catalogSchema(): GraphQLSchema {
       type: nonNull(types.get('overview')),
       description: 'The overview of the series, with its counts',
       args: LANGUAGE_ARGUMENT,
-      resolve: (_, args, context) => new ServedRecord(context.catalog, context.catalog.store('overview'), 0, languageOf(args, context)),
+      resolve: (_, args, context) => new ServedRecord(context.catalog, context.catalog.store('overview'), 0, languageOf(args, context), context.reached),
     },
   };
   for (const name of FAMILY_NAMES) if (name !== 'overview') Object.assign(fields, familyFields(FAMILIES.get(name)!, types));

@@ -16,16 +16,23 @@ export class ServedRecord {
     readonly store: FamilyStore,
     readonly position: number,
     readonly language: string,
+    /** The records one request has reached so far, by family, position and language: each is presented once however often it is linked. */
+    private readonly reached: Map<string, ServedRecord> = new Map(),
   ) {}
 
   get json(): Record<string, unknown> {
     return (this.#json ??= present(this.store, this.position, this.language));
   }
 
-  /** The record an href of this one points to (hrefs are checked at boot, so it exists). */
-  follow(href: string): ServedRecord {
+  /** The record an href of this one points to, or undefined when there is none. */
+  follow(href: string): ServedRecord | undefined {
     const [, , , name, uuid] = href.split('/');
     const store = this.catalog.store(name as FamilyName);
-    return new ServedRecord(this.catalog, store, store.position(uuid!)!, this.language);
+    const position = store.position(uuid!);
+    if (position === undefined) return undefined;
+    const key = `${name}/${position}/${this.language}`;
+    let record = this.reached.get(key);
+    if (!record) this.reached.set(key, (record = new ServedRecord(this.catalog, store, position, this.language, this.reached)));
+    return record;
   }
 }

@@ -5,6 +5,7 @@ import type { Logger } from '../config/logger.ts';
 import { HttpError } from '../lib/http-error.ts';
 import { memo } from '../lib/memo.ts';
 import { SECURITY_HEADERS } from './headers.ts';
+import { reportIncident } from './incident.ts';
 
 /** Headers of a success that must not stay on an error answer. */
 const SUCCESS_ONLY = ['ETag', 'Cache-Control', 'Content-Encoding', 'Content-Language', 'Last-Modified'];
@@ -16,6 +17,8 @@ export interface ErrorFields {
   message: string;
   url: string;
   params?: unknown;
+  /** The id under which an unexpected error (500) was logged. */
+  request_id?: string;
 }
 
 /**
@@ -25,7 +28,7 @@ export interface ErrorFields {
  * errorJson({ status: 404, method: 'GET', message: "Actor '…' not found", url: '/api/v1/actors/…' });
  * // '{"code":404,"status":"Not Found","method":"GET","message":"Actor …","url":…,"timestamps":"2026-…"}'
  */
-export function errorJson({ status, method, message, url, params }: ErrorFields): string {
+export function errorJson({ status, method, message, url, params, request_id }: ErrorFields): string {
   const body: Record<string, unknown> = {
     code: status,
     status: STATUS_CODES[status] ?? 'Error',
@@ -35,6 +38,7 @@ export function errorJson({ status, method, message, url, params }: ErrorFields)
     timestamps: new Date().toISOString(),
   };
   if (params !== undefined) body.params = params;
+  if (request_id !== undefined) body.request_id = request_id;
   return JSON.stringify(body);
 }
 
@@ -67,12 +71,12 @@ export function errorBody(fields: ErrorFields, req: IncomingMessage): { type: st
   return { type: 'application/json', body: errorJson(fields) };
 }
 
-/** Writes `status` and its error body onto the response. */
-export function renderError(ctx: Context, status: number, message: string, headers: Record<string, string> = {}): void {
+/** Writes `status` and its error body onto the response (with the request id of an incident). */
+export function renderError(ctx: Context, status: number, message: string, headers: Record<string, string> = {}, requestId?: string): void {
   for (const name of SUCCESS_ONLY) ctx.remove(name);
   ctx.status = status;
   ctx.set(headers);
-  const fields: ErrorFields = { status, method: ctx.method, message, url: ctx.path, ...(ctx.querystring ? { params: ctx.query } : {}) };
+  const fields: ErrorFields = { status, method: ctx.method, message, url: ctx.path, ...(ctx.querystring ? { params: ctx.query } : {}), ...(requestId ? { request_id: requestId } : {}) };
   (ctx.state as RenderedState).rendered = fields;
   const { type, body } = errorBody(fields, ctx.req);
   ctx.body = body;
@@ -92,7 +96,7 @@ function describe(error: unknown): HttpError | undefined {
 
 /**
  * Renders every failure in the one error shape: thrown errors, anything nothing answered
- * (404) and anything unexpected (500, logged, never shown).
+ * (404) and anything unexpected (500: logged with a request id the answer's `request_id` quotes, nothing else shown).
  */
 export function errorHandler(log: Logger): Middleware {
   return async (ctx, next) => {
@@ -102,8 +106,7 @@ export function errorHandler(log: Logger): Middleware {
     } catch (error) {
       const known = describe(error);
       if (known) return renderError(ctx, known.status, known.message, known.headers);
-      log.warn(`500 on ${ctx.method} ${ctx.path}: ${(error as Error)?.stack ?? String(error)}`);
-      renderError(ctx, 500, 'Internal server error');
+      renderError(ctx, 500, 'Internal server error', {}, reportIncident(log, `500 on ${ctx.method} ${ctx.path}`, error));
     }
   };
 }

@@ -9,6 +9,7 @@ import type { Admission, RateLimits } from '../limits/rate-limits.ts';
 import { RepeatFilter } from '../lib/repeat-filter.ts';
 import { readBearer, recallBearer, type Bearer } from './bearer.ts';
 import { errorBody, type ErrorFields, type RenderedState } from './errors.ts';
+import { reportIncident } from './incident.ts';
 import { countedBefore, requestClient, type ProxyTrust } from './rate-limit.ts';
 import { pairsOf, plain, variesOn, withLimits, type BaseState } from './replayed-headers.ts';
 import { lacksHost, targetTooLong } from './request-guard.ts';
@@ -174,10 +175,10 @@ export class FastPath {
     };
   }
 
-  /** A fast answer that threw: logged, and a 500 in the one error shape if nothing was sent yet. */
+  /** A fast answer that threw: logged with a request id, and a 500 quoting it (`request_id`) in the one error shape if nothing was sent yet. */
   private fail(req: IncomingMessage, res: ServerResponse, known: Known, error: unknown): void {
-    this.options.log.warn(`500 on GET ${known.path} (fast path): ${(error as Error).stack ?? (error as Error).message}`);
-    if (!res.headersSent) this.writeError(req, res, { status: 500, method: 'GET', message: 'Internal server error', url: known.path }, known.base);
+    const id = reportIncident(this.options.log, `500 on GET ${known.path} (fast path)`, error);
+    if (!res.headersSent) this.writeError(req, res, { status: 500, method: 'GET', message: 'Internal server error', url: known.path, request_id: id }, known.base);
   }
 
   /** What the app said to this request before, with the cached answer still held; else undefined. */

@@ -14,6 +14,7 @@ export interface JsonSchema {
   format?: string;
   pattern?: string;
   minimum?: number;
+  maximum?: number;
   minLength?: number;
   maxLength?: number;
   minItems?: number;
@@ -48,6 +49,8 @@ export const localDateTime: JsonSchema = {
 };
 export const milliseconds: JsonSchema = { type: 'integer', minimum: 0, description: 'Duration in milliseconds' };
 export const count: JsonSchema = { type: 'integer', minimum: 0 };
+/** A number in a sequence (an episode's, a season's), from 1; bounded to 32 bits so clients read it as an Int. */
+export const ordinal: JsonSchema = { type: 'integer', minimum: 1, maximum: 2 ** 31 - 1 };
 /** ISO/IEC 5218: 0 not known, 1 male, 2 female, 9 not applicable. */
 export const gender: JsonSchema = { type: 'integer', enum: [0, 1, 2, 9], description: 'ISO/IEC 5218 sex code' };
 export const language: JsonSchema = { type: 'string', format: 'language-tag', description: 'BCP 47 tag, e.g. pt-BR' };

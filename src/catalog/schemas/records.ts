@@ -8,6 +8,7 @@ import {
   listOf,
   milliseconds,
   object,
+  ordinal,
   recordFields,
   text,
   url,
@@ -71,7 +72,7 @@ export const SCHEMAS = {
   episodes: {
     record: record('episodes', {
       duration: milliseconds,
-      episode_num: { ...count, minimum: 1 },
+      episode_num: ordinal,
       season: href('seasons', 'episodes'),
       next_episode: href('episodes', 'prev_episode'),
       prev_episode: href('episodes', 'next_episode'),
@@ -80,7 +81,7 @@ export const SCHEMAS = {
   },
   seasons: {
     record: record('seasons', {
-      season_num: { ...count, minimum: 1 },
+      season_num: ordinal,
       duration_total: milliseconds,
       release_date: date,
       budget: count,
