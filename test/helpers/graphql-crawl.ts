@@ -94,6 +94,7 @@ class Crawl {
     const query = `query Page($page: Int!, $size: Int!, $language: String!) { page: ${family}(page: $page, size: $size, language: $language) { page size total_items total_pages items ${this.shape.selectionOf(type)} } }`;
     const at = `${family} in ${language}`;
     const uuids = new Set<string>();
+    let listed = 0;
     let pages = 1;
     for (let page = 1; page <= pages; page++) {
       const answer = await postGraphQL<{ page: Page }>(this.server, query, { page, size, language });
@@ -104,11 +105,12 @@ class Crawl {
       pages = served.total_pages;
       if (served.size !== size || served.page !== page) this.problem(`${at}, page ${page}: served page ${served.page} of size ${served.size}, asked ${page} of ${size}`);
       for (const record of served.items) {
-        if (uuids.size === 0) this.firsts.set(`${family} ${language}`, String(record.uuid));
-        if (uuids.size % this.options.compareEvery === 0) await this.compare(family, type, record, language);
+        if (listed === 0) this.firsts.set(`${family} ${language}`, String(record.uuid));
+        if (listed % this.options.compareEvery === 0) await this.compare(family, type, record, language);
+        listed++;
         uuids.add(String(record.uuid));
       }
-      if (page === pages && uuids.size !== served.total_items) this.problem(`${at}: ${uuids.size} distinct records on ${pages} pages, total_items ${served.total_items}`);
+      if (page === pages && (listed !== served.total_items || uuids.size !== listed)) this.problem(`${at}: ${listed} records (${uuids.size} distinct) on ${pages} pages, total_items ${served.total_items}`);
     }
     this.report.records += uuids.size;
     const rest = await this.server.get(`/api/v1/${family}?language=${language}&size=1`);

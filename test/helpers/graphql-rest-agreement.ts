@@ -9,9 +9,9 @@ type JsonObject = Record<string, unknown>;
 /** The uuid an href ends with: "/api/v1/seasons/<uuid>" → "<uuid>". */
 const uuidOf = (href: string) => href.slice(href.lastIndexOf('/') + 1);
 
-/** The value without null fields or members: GraphQL answers null where REST leaves a field out. */
+/** The value without its null fields, at any depth: GraphQL answers null where REST leaves a field out. */
 function withoutNulls(value: unknown): unknown {
-  if (Array.isArray(value)) return value.filter((v) => v !== null).map(withoutNulls);
+  if (Array.isArray(value)) return value.map(withoutNulls);
   if (value === null || typeof value !== 'object') return value;
   return Object.fromEntries(Object.entries(value).flatMap(([k, v]) => (v === null ? [] : [[k, withoutNulls(v)]])));
 }
