@@ -1,24 +1,14 @@
-import { createServer } from 'node:net';
-import { once } from 'node:events';
-import type { AddressInfo } from 'node:net';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { blockCommands, docCommands, docFiles, showsOutput } from './helpers/doc-commands.ts';
 import { DocSession, sandboxCopy } from './helpers/doc-session.ts';
+import { freePort } from '../scripts/bench/ports.ts';
 import { ensureBuilt } from './helpers/start-command.ts';
 
 // Every shell command of the README, CONTRIBUTING.md and docs/ runs as written, page by page, in
 // a copy of the repository, with the server the page starts (or `npm start`); where the page
 // shows what a command prints, the output is compared. A command a test cannot run is marked so
 // in its page (see helpers/doc-commands.ts), with why, and listed here.
-
-async function freePort(): Promise<number> {
-  const probe = createServer().listen(0, '127.0.0.1');
-  await once(probe, 'listening');
-  const { port } = probe.address() as AddressInfo;
-  await new Promise((resolve) => probe.close(resolve));
-  return port;
-}
 
 test('the reading of a block: continuations joined, prose dropped, the output shown under a command kept', () => {
   const commands = blockCommands(['# a prose comment', 'curl localhost:3000/a \\', "  -d '{}'", '# {"x":1,', '#  "y":…}', '', 'npm run x   # trailing'].join('\n'), 'f.md', 10);

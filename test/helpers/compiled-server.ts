@@ -1,8 +1,8 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { readFile, rm } from 'node:fs/promises';
-import { createServer, type AddressInfo } from 'node:net';
 import { join } from 'node:path';
+import { freePort } from '../../scripts/bench/ports.ts';
 import { readConfig } from '../../src/config/env.ts';
 import { contractProblems, type Answer } from './contract.ts';
 import { resolvedDocument, tempDir, TEST_ENV, type TestServer } from './http.ts';
@@ -10,15 +10,6 @@ import { ROOT } from './spawn.ts';
 import { ensureBuilt, START_ARGS } from './start-command.ts';
 
 const RECORDER = join(ROOT, 'test', 'helpers', 'answer-recorder.mjs');
-
-/** A port free on 127.0.0.1 now: the server is given it, so its boot lines need not be read. */
-async function freePort(): Promise<number> {
-  const probe = createServer().listen(0, '127.0.0.1');
-  await once(probe, 'listening');
-  const { port } = probe.address() as AddressInfo;
-  await new Promise((resolve) => probe.close(resolve));
-  return port;
-}
 
 /** Waits until `url` answers `/api/ping`, or throws with the output when the process ended first. */
 async function waitUntilUp(url: string, exited: () => boolean, output: () => string): Promise<void> {
