@@ -198,6 +198,6 @@ export function writesTables(latency: LatencyFigures, pileUp: PileUpFigures, rea
     `Writes: one client, one after another, a repeating mix of an actor's PATCH, an episode's translated-title PATCH and a soundtrack's POST, ` +
     `each timed from the request to the whole answer (staged, checked, written to the overlay file and flushed, then served), after 10 untimed. ` +
     `Reads: autocannon, ${options.connections} connections, ${options.seconds} s per round, ${options.rounds} rounds alone and ${options.rounds} beside ${options.writesPerSecond} writes a second, alternated; the embedded catalog, the compiled server with its defaults (limits on).`;
-  const pileUpNote = `Pile-up: a fresh overlay, then ${int(pileUp.writes)} PATCHes one after another, each setting an actor's nationality to a new 200-character value; the p99 of the last ${PILE_WINDOW} against that of the first ${PILE_WINDOW}, in the same run.`;
+  const pileUpNote = `Pile-up: a fresh overlay, 10 untimed writes, then ${int(pileUp.writes)} PATCHes one after another, each setting an actor's nationality to a new 200-character value; the p99 of the last ${PILE_WINDOW} against that of the first ${PILE_WINDOW}, in the same run.`;
   return `${latencyTable}\n\n${pileUpTable}\n\n${readsTable}\n\n${note} ${pileUpNote}`;
 }
