@@ -6,6 +6,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { post } from './helpers/accounts-app.ts';
 import { tempDir, TEST_ENV } from './helpers/http.ts';
+import { readOverlayFile } from './helpers/overlay-file.ts';
 import { listeningUrl, ROOT, runScript, runToExit, startServer } from './helpers/spawn.ts';
 
 type Json = Record<string, unknown>;
@@ -130,7 +131,7 @@ test('export --dry-run prints what would change and writes nothing', async () =>
   assert.match(dry.stdout, /^translations\/locations_translations\.json: changed the es-ES translation of location .*: name, description$/m);
   assert.match(dry.stdout, /dry run: \d+ file\(s\) in .* would change; nothing written/);
   assert.is(await dataFingerprint(), before);
-  assert.is((JSON.parse(await readFile(overlayFile, 'utf8')) as { writes: unknown[] }).writes.length, 6);
+  assert.is((await readOverlayFile(overlayFile)).writes.length, 6);
 });
 
 test('export round trip: folded into data/ in canonical form while the server runs; restarted on it, every answer is the same', async () => {
@@ -140,7 +141,7 @@ test('export round trip: folded into data/ in canonical form while the server ru
   assert.match(exported.stdout, /6 write\(s\) folded into 7 file\(s\)/);
   const strict = await runScript('scripts/check-data.ts', [dataDir, '--strict'], ENV);
   assert.is(strict.code, 0, strict.stdout + strict.stderr);
-  assert.equal(JSON.parse(await readFile(overlayFile, 'utf8')), { writes: [], exported: 6 });
+  assert.equal(await readOverlayFile(overlayFile), { writes: [], exported: 6 });
   sameAnswers(await answers(), served, 'the running server answers as before');
 
   // The running server goes on writing after the export, numbered after what was exported.

@@ -5,6 +5,7 @@ import * as assert from 'uvu/assert';
 import { tokenWithRole } from './helpers/admin.ts';
 import { registered } from './helpers/accounts-app.ts';
 import { dataFile, startApp, tempDir, type TestServer } from './helpers/http.ts';
+import { readOverlayFile } from './helpers/overlay-file.ts';
 
 type Json = Record<string, unknown>;
 
@@ -220,7 +221,7 @@ test('hostile bodies are 4xx and change nothing', async () => {
 test('every acknowledged write is in the overlay beside the accounts, and a restart serves it', async () => {
   const made = await call('POST', '/api/v1/soundtracks', { name: 'Kept Across Restarts' });
   assert.is(made.status, 201);
-  const overlay = JSON.parse(await readFile(join(dirname(app.file), 'catalog-overlay.json'), 'utf8')) as { writes: { request: string; account: { username: string } }[] };
+  const overlay = await readOverlayFile<{ request: string; account: { username: string } }>(join(dirname(app.file), 'catalog-overlay.json'));
   assert.equal(overlay.writes.at(-1)!.request, 'POST /api/v1/soundtracks');
   assert.is(overlay.writes.at(-1)!.account.username, 'user_maint');
   const again: TestServer = await startApp({}, dir);

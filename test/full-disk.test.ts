@@ -9,7 +9,9 @@ import { tokenWithRole } from './helpers/admin.ts';
 import { RedisServer } from '../scripts/lib/redis-server.ts';
 import { freePort } from '../scripts/bench/ports.ts';
 import { newUser, post, type Answer } from './helpers/accounts-app.ts';
-import { tempDir } from './helpers/http.ts';
+import { caller } from './helpers/curator-calls.ts';
+import { dataFile, tempDir } from './helpers/http.ts';
+import { readOverlayFile } from './helpers/overlay-file.ts';
 import { startInProcess } from './helpers/in-process.ts';
 
 const run = promisify(execFile);
@@ -76,6 +78,59 @@ test('a full disk: 503 with Retry-After, never a 201 that is not on disk, the fi
       const onDisk = new Set(await stored(app.file));
       for (const username of [...created, 'user_late']) assert.ok(onDisk.has(username), username);
       assert.is((await post(app.url, '/api/v1/auth/authenticate', { username: 'user_late', password: 'password of late' })).status, 200);
+    } finally {
+      await app.close();
+    }
+  } finally {
+    await unmount();
+  }
+});
+
+test('a full disk under the catalog overlay: a write is a 503 with Retry-After, never a 2xx that is not in the file, every line whole; writes resume when space returns', async () => {
+  const { dir, unmount } = await smallDisk('256k');
+  try {
+    const ballast = join(dir, 'ballast');
+    await writeFile(ballast, Buffer.alloc(96 * 1024));
+    let app = await startInProcess({}, dir);
+    const call = caller(app, await tokenWithRole(app, 'MAINTAINER', 'curator'));
+    const overlayFile = join(dir, 'catalog-overlay.json');
+    const actors = (await dataFile('actors.json')).map((actor) => `/api/v1/actors/${String(actor.uuid)}`);
+    const acknowledged: { path: string; nationality: string }[] = [];
+    let refused: Answer | undefined;
+    for (let n = 0; n < 1000 && !refused; n++) {
+      const write = { path: actors[n % actors.length]!, nationality: `Nation ${n} `.padEnd(200, 'x') };
+      const answer = await call('PATCH', write.path, { nationality: write.nationality });
+      assert.ok(answer.status === 200 || answer.status === 503, `${answer.status}: ${JSON.stringify(answer.body)}`);
+      if (answer.status === 200) acknowledged.push(write);
+      else refused = answer;
+      // Every line of the file is whole at every moment, and it holds exactly the writes acknowledged.
+      const kept = await readOverlayFile<{ changes: { after: { nationality?: string } }[] }>(overlayFile);
+      assert.equal(kept.writes.map((w) => w.changes[0]!.after.nationality), acknowledged.map((w) => w.nationality));
+    }
+    assert.ok(acknowledged.length > 20, `${acknowledged.length} writes fit`);
+    assert.ok(refused, 'the disk filled up');
+    assert.is(refused.headers.get('retry-after'), '30');
+    assert.match(String(refused.body.message), /^The catalog change could not be saved \(.*catalog-overlay\.json: ENOSPC\); nothing was changed, retry in 30 s$/);
+    assert.ok(app.warnings.some((line) => /^catalog change not saved: writing .*catalog-overlay\.json failed \(ENOSPC\); the file is unchanged$/.test(line)), app.warnings.join('\n'));
+    const last = acknowledged.at(-1)!;
+    const served = async (path: string) => ((await (await fetch(app.url + path)).json()) as { nationality: string }).nationality;
+    const refusedPath = actors[acknowledged.length % actors.length]!;
+    const lastOf = (path: string) => acknowledged.findLast((w) => w.path === path)?.nationality;
+    assert.is(await served(refusedPath), lastOf(refusedPath) ?? (await dataFile('actors.json'))[acknowledged.length % actors.length]!.nationality, 'the refused write is not served');
+
+    // Space comes back: the same server writes again, without a restart.
+    await rm(ballast);
+    const late = await call('PATCH', last.path, { nationality: 'Written Once There Is Room' });
+    assert.is(late.status, 200, JSON.stringify(late.body));
+    await app.close();
+
+    // A restart on the file serves every acknowledged write.
+    app = await startInProcess({}, dir);
+    try {
+      assert.is((await readOverlayFile(overlayFile)).writes.length, acknowledged.length + 1);
+      assert.is(await served(last.path), 'Written Once There Is Room');
+      const other = acknowledged.findLast((w) => w.path !== last.path)!;
+      assert.is(await served(other.path), lastOf(other.path));
     } finally {
       await app.close();
     }

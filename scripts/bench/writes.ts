@@ -14,6 +14,8 @@ export interface WritesOptions {
   records: number;
   /** Writes timed, one after another. */
   writes: number;
+  /** Writes piled up on a fresh overlay, each carrying a 200-character value (1,500: the first 100 against the last 100). */
+  pileUp: number;
   /** Rounds of reads alone and reads beside writes, alternated. */
   rounds: number;
   seconds: number;
@@ -29,6 +31,15 @@ export interface LatencyFigures {
   p50: number;
   p99: number;
   max: number;
+  overlayBytes: number;
+}
+
+export interface PileUpFigures {
+  records: number;
+  writes: number;
+  /** p99 of the first 100 writes and of the last 100, in ms. */
+  firstP99: number;
+  lastP99: number;
   overlayBytes: number;
 }
 
@@ -101,6 +112,41 @@ export async function measureWriteLatency(options: WritesOptions): Promise<Laten
     times.sort((a, b) => a - b);
     const overlayBytes = (await stat(join(folder, 'catalog-overlay.json'))).size;
     return { records: options.records, writes: options.writes, p50: percentile(times, 50), p99: percentile(times, 99), max: times.at(-1)!, overlayBytes };
+  } finally {
+    await server.stop();
+    await rm(folder, { recursive: true, force: true });
+  }
+}
+
+/** How many writes open and close the pile-up: the p99 of the first of them is held against that of the last. */
+export const PILE_WINDOW = 100;
+/** Writes sent before the pile-up is timed. */
+const PILE_WARM_UP = 10;
+
+/**
+ * Times `pileUp` PATCHes one after another on a fresh overlay (after 10 untimed), each setting an actor's
+ * nationality to a new 200-character value, so the overlay grows by a few KB a write: the p99
+ * of the last 100 against that of the first 100 says whether a write costs more as the overlay
+ * grows.
+ */
+export async function measureWritePileUp(options: WritesOptions): Promise<PileUpFigures> {
+  const dir = await catalogOf(options.records, options.workDir, options.progress);
+  const { server, base, token, folder } = await curatedServer(dir, options.progress);
+  try {
+    const actors = await uuids(base, 'actors');
+    const nth = (n: number) => ({ method: 'PATCH', path: `/api/v1/actors/${actors[n % actors.length]}`, body: { nationality: `${n} `.padEnd(200, 'abcdefghijklmnopqrstuvwxyz') } });
+    // Untimed, as for the latency: the first writes of a process also compile its code.
+    for (let n = 0; n < PILE_WARM_UP; n++) await send(base, token, nth(n));
+    options.progress(`${options.records.toLocaleString('en-US')} records: piling up ${options.pileUp} writes of 200 characters`);
+    const times: number[] = [];
+    for (let n = PILE_WARM_UP; n < PILE_WARM_UP + options.pileUp; n++) {
+      const started = performance.now();
+      await send(base, token, nth(n));
+      times.push(performance.now() - started);
+    }
+    const p99 = (list: number[]) => percentile([...list].sort((a, b) => a - b), 99);
+    const overlayBytes = (await stat(join(folder, 'catalog-overlay.json'))).size;
+    return { records: options.records, writes: options.pileUp, firstP99: p99(times.slice(0, PILE_WINDOW)), lastP99: p99(times.slice(-PILE_WINDOW)), overlayBytes };
   } finally {
     await server.stop();
     await rm(folder, { recursive: true, force: true });

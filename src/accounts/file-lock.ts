@@ -1,3 +1,4 @@
+import type { Stats } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { lock } from 'proper-lockfile';
 import { StoreFileError } from './synced-json-file.ts';
@@ -25,15 +26,19 @@ export async function underLock<T>(file: string, warn: (line: string) => void, c
 }
 
 /**
- * Changes whenever the file is replaced (each write renames a new inode over it); `missing`
- * when there is no file.
+ * Changes whenever the file is replaced (a whole write renames a new inode over it) or
+ * appended to; `missing` when there is no file.
  */
 export async function fileVersion(file: string): Promise<string> {
   try {
-    const { ino, size, mtimeMs, ctimeMs } = await stat(file);
-    return `${ino}:${size}:${mtimeMs}:${ctimeMs}`;
+    return versionOf(await stat(file));
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return 'missing';
     throw new StoreFileError(file, `cannot be read (${(error as NodeJS.ErrnoException).code})`);
   }
+}
+
+/** The version `fileVersion` reads, from stats already at hand (those of a handle just written). */
+export function versionOf({ ino, size, mtimeMs, ctimeMs }: Stats): string {
+  return `${ino}:${size}:${mtimeMs}:${ctimeMs}`;
 }

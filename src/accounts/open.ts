@@ -3,7 +3,7 @@ import type { Logger } from '../config/logger.ts';
 import { connectRedis, shownRedis } from '../lib/redis.ts';
 import { HashSlots } from './hash-slots.ts';
 import { JsonFileAccountStore } from './json-file-store.ts';
-import { JsonFileOverlayStore } from './overlay-file-store.ts';
+import { LogFileOverlayStore } from './overlay-file-store.ts';
 import { RedisOverlayStore } from './overlay-redis-store.ts';
 import type { OverlayStore } from './overlay-store.ts';
 import { jwtSecret } from './jwt-secret.ts';
@@ -98,7 +98,7 @@ export async function openStore(options: StoreOptions, log: Logger): Promise<Acc
  * const overlay = await openOverlay({ kind: 'file', file: 'var/accounts.json' }, 'var/catalog-overlay.json', log);
  */
 export async function openOverlay(store: StoreOptions, file: string, log: Logger): Promise<OverlayStore> {
-  if (store.kind === 'file') return JsonFileOverlayStore.open(file, log.warn);
+  if (store.kind === 'file') return LogFileOverlayStore.open(file, log.warn);
   const redis = await readyRedis(store, `redis ${shownRedis(store.url)} (catalog overlay)`, 'catalog writes', log);
   return new RedisOverlayStore(redis, redis.duplicate({ enableOfflineQueue: true }));
 }

@@ -1,142 +1,148 @@
-import { Low } from 'lowdb';
-import { compileValidator } from '../lib/validators.ts';
-import { fileVersion, underLock } from './file-lock.ts';
-import { prepareStoreFile, withRestoreHint } from './private-file.ts';
+import { readFile } from 'node:fs/promises';
+import { appendWhole } from '../lib/append-file.ts';
+import { writeWholeFile } from '../lib/whole-file.ts';
+import { fileVersion, underLock, versionOf } from './file-lock.ts';
+import { logLine, logText, readOverlay, type OverlayContent } from './overlay-log.ts';
 import { OverlayNotSaved, type OverlayStore, type OverlayWrite } from './overlay-store.ts';
-import { StoreFileError, SyncedJsonFile } from './synced-json-file.ts';
+import { prepareStoreFile } from './private-file.ts';
+import { StoreFileError } from './synced-json-file.ts';
 import { WriteQueue } from './write-queue.ts';
 
-interface OverlayData {
-  writes: OverlayWrite[];
-  /** The last write `catalog export` folded into data/: numbering goes on after it. */
-  exported?: number;
-}
-
-const validate = compileValidator<OverlayData>({
-  type: 'object',
-  properties: {
-    writes: {
-      type: 'array',
-      items: {
-        type: 'object',
-        properties: {
-          seq: { type: 'integer', minimum: 1 },
-          at: { type: 'string' },
-          account: { type: 'object', properties: { uuid: { type: 'string' }, username: { type: 'string' } }, required: ['uuid', 'username'] },
-          request: { type: 'string' },
-          changes: {
-            type: 'array',
-            items: {
-              type: 'object',
-              properties: { family: { type: 'string' }, uuid: { type: 'string' }, language: { type: 'string' }, before: { type: ['string', 'null'] }, after: { type: ['object', 'null'] } },
-              required: ['family', 'uuid', 'before', 'after'],
-            },
-          },
-        },
-        required: ['seq', 'at', 'account', 'request', 'changes'],
-      },
-    },
-    exported: { type: 'integer', minimum: 1 },
-  },
-  required: ['writes'],
-});
-
 /** The number of the last write the overlay ever took. */
-const lastOf = ({ writes, exported }: OverlayData) => writes.at(-1)?.seq ?? exported ?? 0;
+const lastOf = ({ writes, exported }: OverlayContent) => writes.at(-1)?.seq ?? exported;
 
 /**
- * The catalog overlay in one lowdb JSON file beside the accounts file, for one instance.
- * Each append writes the whole file the way the accounts file is written (whole or not at
- * all, flushed, the previous version kept as `<file>.previous`) before it resolves. The
- * server and `npm run catalog -- export` may share the file: each change holds its lock file
- * and starts from what is on disk.
+ * The catalog overlay in one file beside the accounts file, for one instance: a log, one JSON
+ * line a write after a header line (`overlay-log.ts`). An append writes one line and flushes it
+ * before it resolves, so a write costs the same however many are kept; on a failure (a full
+ * disk) the file is cut back to what it held. The file is rewritten whole (flushed, renamed
+ * over it, the version it replaces kept as `<file>.previous`) only when export folds writes
+ * into data/, or when it is not a clean log: the former whole-JSON format, or a torn last line.
+ * The server and `npm run catalog` may share the file: each change holds its lock file and
+ * starts from what is on disk.
  *
  * @example
- * const overlay = await JsonFileOverlayStore.open('var/catalog-overlay.json', log.warn);
+ * const overlay = await LogFileOverlayStore.open('var/catalog-overlay.json', log.warn);
  */
-export class JsonFileOverlayStore implements OverlayStore {
-  readonly #db: Low<OverlayData>;
+export class LogFileOverlayStore implements OverlayStore {
   readonly #queue = new WriteQueue();
+  #content: OverlayContent = { writes: [], exported: 0 };
+  /** Whether the file on disk is a log ending in a complete line, ready for an append. */
+  #appendable = false;
+  /** Bytes of the file as last read or written. */
+  #size = 0;
   #version = 'not read';
 
   private constructor(
     readonly file: string,
     private readonly warn: (line: string) => void,
-  ) {
-    this.#db = new Low(new SyncedJsonFile<OverlayData>(file), { writes: [] });
-  }
+  ) {}
 
   /** Opens `file` (absent: an empty overlay); a file that is not an overlay refuses the boot, untouched. */
-  static async open(file: string, warn: (line: string) => void = () => {}): Promise<JsonFileOverlayStore> {
+  static async open(file: string, warn: (line: string) => void = () => {}): Promise<LogFileOverlayStore> {
     await prepareStoreFile(file, warn);
-    const store = new JsonFileOverlayStore(file, warn);
-    await store.#reload().catch((error: unknown) => {
-      throw withRestoreHint(file, error);
-    });
+    const store = new LogFileOverlayStore(file, warn);
+    await underLock(file, warn, () => store.#reload());
     return store;
   }
 
   async since(seq: number): Promise<OverlayWrite[]> {
-    return this.#db.data.writes.filter((write) => write.seq > seq);
+    return this.#content.writes.filter((write) => write.seq > seq);
   }
 
   async end(): Promise<number> {
-    return lastOf(this.#db.data);
+    return lastOf(this.#content);
   }
 
   append(write: Omit<OverlayWrite, 'seq'>, after: number): Promise<{ seq: number } | { behind: OverlayWrite[] }> {
-    return this.#change(async (data) => {
-      const { writes, exported } = data;
-      const last = lastOf(data);
-      if (last !== after) return { behind: writes.filter((w) => w.seq > after) };
+    return this.#change(async () => {
+      const last = lastOf(this.#content);
+      if (last !== after) return { behind: await this.since(after) };
       const next = { ...write, seq: last + 1 };
-      await this.#save({ writes: [...writes, next], ...(exported ? { exported } : {}) });
+      if (this.#appendable) await this.#appendLine(next);
+      else await this.#rewrite({ ...this.#content, writes: [...this.#content.writes, next] });
       return { seq: next.seq };
     });
   }
 
   fold(through: number): Promise<void> {
-    return this.#change(({ writes, exported }) => this.#save({ writes: writes.filter((w) => w.seq > through), exported: Math.max(through, exported ?? 0) }));
+    return this.#change(() => {
+      const { writes, exported } = this.#content;
+      return this.#rewrite({ writes: writes.filter((w) => w.seq > through), exported: Math.max(through, exported) });
+    });
   }
 
   onChange(): void {}
 
   close(): void {}
 
-  /** Runs `change` on the file's content as it is on disk, in the queue and under the lock file. */
-  #change<T>(change: (data: OverlayData) => Promise<T>): Promise<T> {
+  /** Runs `change` on the overlay as it is on disk, in the queue and under the lock file. */
+  #change<T>(change: () => Promise<T>): Promise<T> {
     return this.#queue.run(() =>
       underLock(this.file, this.warn, async () => {
         await this.#reload();
-        return change(this.#db.data);
+        return change();
       }),
     );
   }
 
+  /** Reads the file again if anything but this store changed it (another process, a hand edit). */
   async #reload(): Promise<void> {
     const version = await fileVersion(this.file);
     if (version === this.#version) return;
-    // Read beside the kept content: a file broken by hand leaves the last good overlay in place.
-    const data = (await this.#db.adapter.read()) ?? { writes: [] };
-    if (!validate(data)) {
-      const first = validate.errors![0]!;
-      throw new StoreFileError(this.file, `not a catalog overlay (${first.instancePath || 'top level'}: ${first.message}); move it away to start with no changes`);
+    const text = await readFile(this.file, 'utf8').catch((error: NodeJS.ErrnoException) => {
+      if (error.code === 'ENOENT') return undefined;
+      throw new StoreFileError(this.file, `cannot be read (${error.code ?? error.message})`);
+    });
+    if (text === undefined) {
+      this.#content = { writes: [], exported: 0 };
+      this.#appendable = false;
+    } else {
+      // A broken file throws here and leaves the last good overlay in place.
+      const read = readOverlay(text);
+      if (typeof read === 'string') throw new StoreFileError(this.file, read);
+      if (read.format === 'whole' && this.#version === 'not read') {
+        this.warn(`${this.file} is in the former format (one JSON document): read as it is; the next write rewrites it as a log, one write a line, the old file kept as ${this.file}.previous`);
+      }
+      if (read.torn) {
+        this.warn(`${this.file}: line ${read.torn.line} (${read.torn.bytes} bytes) is an append that never completed, so never acknowledged: left out; the next write rewrites the file without it`);
+      }
+      this.#content = { writes: read.writes, exported: read.exported };
+      this.#appendable = read.format === 'log' && !read.torn;
+      this.#size = read.cleanBytes;
     }
-    this.#db.data = data;
     this.#version = version;
   }
 
-  async #save(data: OverlayData): Promise<void> {
-    const kept = this.#db.data;
-    this.#db.data = data;
+  async #appendLine(write: OverlayWrite): Promise<void> {
     try {
-      await this.#db.write();
+      const stats = await appendWhole(this.file, logLine(write), this.#size);
+      this.#size = stats.size;
+      this.#version = versionOf(stats);
+      this.#content.writes.push(write);
+    } catch (error) {
+      const left = (error as { truncated?: boolean }).truncated === false ? 'an incomplete last line is left, which the next write drops' : 'the file is unchanged';
+      throw this.#notSaved(error, left);
+    }
+  }
+
+  /** Writes `content` as the whole file, the version it replaces kept as `<file>.previous`. */
+  async #rewrite(content: OverlayContent): Promise<void> {
+    const text = logText(content);
+    try {
+      await writeWholeFile(this.file, text, { mode: 0o600, keepPrevious: true });
       this.#version = await fileVersion(this.file);
     } catch (error) {
-      this.#db.data = kept;
-      const reason = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
-      this.warn(`catalog change not saved: writing ${this.file} failed (${reason}); the file is unchanged`);
-      throw new OverlayNotSaved(this.file, reason);
+      throw this.#notSaved(error, 'the file is unchanged');
     }
+    this.#content = content;
+    this.#size = Buffer.byteLength(text);
+    this.#appendable = true;
+  }
+
+  #notSaved(error: unknown, left: string): OverlayNotSaved {
+    const reason = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
+    this.warn(`catalog change not saved: writing ${this.file} failed (${reason}); ${left}`);
+    return new OverlayNotSaved(this.file, reason);
   }
 }

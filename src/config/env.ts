@@ -151,7 +151,7 @@ export const VARIABLES = {
   },
   CATALOG_OVERLAY_FILE: {
     default: '',
-    description: 'JSON file keeping the catalog writes (the overlay over `DATA_DIR`, mode 0600); unset: `catalog-overlay.json` beside `ACCOUNTS_FILE`',
+    description: 'File keeping the catalog writes, one JSON line a write (the overlay over `DATA_DIR`, mode 0600); unset: `catalog-overlay.json` beside `ACCOUNTS_FILE`',
     parse: optionalPath,
   },
   JWT_SECRET: {
