@@ -35,11 +35,11 @@ export function canonicalLanguage(tag: string): string | undefined {
 }
 
 /**
- * A picture the catalog serves itself, as the data names it: a server-relative path under
- * `/images/` (folders and a file name of letters, digits, `_`, `-` and dots, with no `..`),
- * kept at the same place under the data directory (`data/images/…`). Answers make it absolute.
+ * A picture the catalog serves itself, as the data names it: `/images/<folder>/<name>.<type>`
+ * (a folder of letters, digits, `_` and `-`; a name of those and dots, never starting with
+ * one), kept at the same place under the data directory (`data/images/…`). Answers make it absolute.
  */
-export const LOCAL_PICTURE = /^\/images\/(?:[A-Za-z0-9_-]+\/)*[A-Za-z0-9_-][A-Za-z0-9._-]*\.(?:svg|png|jpe?g|webp)$/;
+export const LOCAL_PICTURE = /^\/images\/[A-Za-z0-9_-]+\/[A-Za-z0-9_-][A-Za-z0-9._-]*\.(?:svg|png|jpe?g|webp)$/;
 
 /**
  * The string formats the schemas use, by name: ajv-formats' `date`, `uri` and `email`, and the
