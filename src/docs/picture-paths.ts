@@ -4,11 +4,11 @@ import { ALWAYS, headerRefs, RATE_HEADERS, response } from './responses.ts';
 import type { Json } from './schemas.ts';
 
 /**
- * `GET /images/{folder}/{file}`: the pictures the catalog's `thumbnail` and `images` fields
+ * `GET /images/{folder}/{picture}`: the pictures the catalog's `thumbnail` and `images` fields
  * point at, with the headers that make an SVG inert when opened on its own.
  *
  * @example
- * Object.keys(picturePaths()); // ['/images/{folder}/{file}']
+ * Object.keys(picturePaths()); // ['/images/{folder}/{picture}']
  */
 export function picturePaths(): Record<string, Json> {
   const types = [...new Set(Object.values(PICTURE_TYPES))];
@@ -23,7 +23,7 @@ export function picturePaths(): Record<string, Json> {
     content: Object.fromEntries(types.map((type) => [type, { schema: { type: 'string', contentMediaType: type } }])),
   };
   return {
-    '/images/{folder}/{file}': {
+    '/images/{folder}/{picture}': {
       get: {
         tags: ['Pictures'],
         operationId: 'getPicture',
@@ -32,7 +32,7 @@ export function picturePaths(): Record<string, Json> {
           "What the `thumbnail` and `images` URLs of the records point at: a file from the data directory's `images/` (SVG, PNG, JPEG or WebP, checked at boot), else a picture the server draws for the record (an SVG portrait, still, poster, cover or place card whose `<title>` names it). Served from memory with a strong ETag; counted in its own rate-limit budget per address (`PICTURE_RATE_LIMIT`), not in the reading budget.",
         parameters: [
           { name: 'folder', in: 'path', required: true, schema: { type: 'string', pattern: '^[A-Za-z0-9_-]+$', examples: ['characters'] } },
-          { name: 'file', in: 'path', required: true, schema: { type: 'string', examples: ['9df616f9-8f18-45de-a9b6-c4237b6ae0ad.svg'] } },
+          { name: 'picture', in: 'path', required: true, schema: { type: 'string', examples: ['9df616f9-8f18-45de-a9b6-c4237b6ae0ad.svg'] } },
         ],
         responses: { 200: picture, 304: response('NotModified'), 404: response('NotFound'), ...ALWAYS },
       },
