@@ -22,6 +22,7 @@ import { requestGuard } from './http/request-guard.ts';
 import { accountRoutes } from './http/routes/accounts.ts';
 import { positionOf, type RouteDeps } from './http/routes/context.ts';
 import { metaRoutes, overviewRoutes } from './http/routes/meta.ts';
+import { pictureRoutes } from './http/routes/pictures.ts';
 import { recordRoutes } from './http/routes/records.ts';
 import { socialRoutes } from './http/routes/socials.ts';
 import { translationRoutes } from './http/routes/translations.ts';
@@ -104,6 +105,7 @@ export async function createLimits(config: Config, log: Logger): Promise<RateLim
       ADMIN: config.RATE_LIMIT_ADMIN,
     },
     auth: config.AUTH_RATE_LIMIT,
+    pictures: config.PICTURE_RATE_LIMIT,
     loginFailures: { limit: config.LOGIN_FAILURE_LIMIT, windowMinutes: config.LOGIN_FAILURE_WINDOW_MINUTES },
     ...(config.REDIS_URL ? { redis: { url: config.REDIS_URL, timeoutMs: config.RATE_LIMIT_REDIS_TIMEOUT_MS } } : {}),
   };
@@ -180,7 +182,8 @@ export function createApp(config: Config, { served, accounts, limits, log, curat
   if (curator) writeRoutes(router, { ...routeDeps, curator });
   accountRoutes(router, accounts, limits && signInGuard(limits));
   docsRoutes(router, { served, cacheControl: `public, max-age=${config.CACHE_MAX_AGE}`, defaultLanguage: config.DEFAULT_LANGUAGE, maxPageSize: config.MAX_PAGE_SIZE, writes: curator !== undefined });
-  graphqlRoutes(router, { served, cacheControl: `public, max-age=${config.CACHE_MAX_AGE}`, maxPageSize: config.MAX_PAGE_SIZE, limits: graphqlLimits(config), documentCacheBytes: GRAPHQL_DOCUMENT_BYTES, log });
+  graphqlRoutes(router, { ...routeDeps, cacheControl: `public, max-age=${config.CACHE_MAX_AGE}`, limits: graphqlLimits(config), documentCacheBytes: GRAPHQL_DOCUMENT_BYTES, log });
+  pictureRoutes(router, served);
   // Named, so that a test holds the chain to what the fast path stands in for (STANDS_IN_FOR).
   const use = <S, C>(name: StoodInFor, middleware: Koa.Middleware<Koa.DefaultState & S, Koa.DefaultContext & C>) => app.use<S, C>(Object.defineProperty(middleware, 'name', { value: name }));
   if (fast) use('remember', fast.remember());

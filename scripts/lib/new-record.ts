@@ -3,6 +3,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { canonicalText } from '../../src/catalog/canonical.ts';
 import { FAMILIES, isFamilyName, type Family, type FamilyName, type FieldInfo } from '../../src/catalog/families.ts';
+import { generatedPicturePath } from '../../src/catalog/pictures/references.ts';
 import { writeWholeFile } from '../../src/lib/whole-file.ts';
 import { newTranslations } from './new-translations.ts';
 
@@ -93,6 +94,7 @@ function joinSeason(record: Row, data: Map<FamilyName, Row[]>): void {
 
 /**
  * Adds a record of `name` to the data directory `dir`: a fresh uuid and its href, timestamps,
+ * its pictures (the drawn ones, `/images/<family>/<uuid>.svg`, unless `thumbnail` or `images` are given),
  * the fields `options` give (typed by the schema), its default-language translation row with
  * the translated fields given (`title`), a row in another language only when one of its
  * fields is given (`title.pt-BR`), and the links on the other side of every two-sided
@@ -125,6 +127,9 @@ export async function newRecord(dir: string, name: string, options: Record<strin
     else if (known.includes(option)) record[option] = raw;
     else throw new Error(`${name} have no field '${option}'; fields: ${[...known, ...(family.translation?.fields ?? [])].join(', ')}`);
   }
+  // The pictures the server draws for the record, until a contributor gives files of their own.
+  record.thumbnail ??= generatedPicturePath(name, uuid, 0);
+  if (known.includes('images')) record.images ??= [generatedPicturePath(name, uuid, 1)];
   record.created_at = now();
   record.updated_at = record.created_at;
   const languages = (data.get('overview')?.[0]?.languages as string[] | undefined) ?? [defaultLanguage];

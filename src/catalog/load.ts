@@ -6,6 +6,7 @@ import { FAMILIES, type Family, type FamilyName } from './families.ts';
 import { checkConsistency } from './consistency-check.ts';
 import { locateProblems } from './locate.ts';
 import { checkOverview } from './overview-check.ts';
+import { checkPictures } from './pictures/picture-check.ts';
 import { refuses, sortProblems } from './problems.ts';
 import { parseJson } from '../lib/json.ts';
 import { checkReferences, type Checked, type CheckedFamily } from './reference-check.ts';
@@ -79,6 +80,10 @@ export async function loadCatalog(dir: string, options: { defaultLanguage: strin
   const { languages, problems: overviewProblems } = checkOverview(overview, options.defaultLanguage, read.problems.some((p) => p.file === overview.family.file));
   read.problems.push(...overviewProblems);
   read.problems.push(...checkReferences(checked, languages, options.defaultLanguage), ...checkConsistency(checked));
+  const pictures = await checkPictures(dir, checked);
+  read.problems.push(...pictures.problems);
+  // A changed picture is a new version, as a changed data file is.
+  for (const [path, bytes] of pictures.files) read.hash.update(`${path}\0`).update(bytes).update('\0');
   const refused = read.problems.some((problem) => refuses(problem));
   // Lines and columns come from the source texts, read again only when there is something to point at.
   if (read.problems.length > 0) await locateProblems(dir, read.problems);
@@ -89,7 +94,7 @@ export async function loadCatalog(dir: string, options: { defaultLanguage: strin
     stores.set(family.name, buildStore(family, records, translations, languages!, options.defaultLanguage));
   }
   const version = read.hash.digest('hex').slice(0, 16);
-  return { ok: true, catalog: new Catalog(stores, languages!, options.defaultLanguage, version), files: read.files, warnings: sortProblems(read.problems) };
+  return { ok: true, catalog: new Catalog(stores, languages!, options.defaultLanguage, version, pictures.files), files: read.files, warnings: sortProblems(read.problems) };
 }
 
 function buildStore(family: Family, records: Checked[], rows: Checked[], languages: string[], defaultLanguage: string): FamilyStore {

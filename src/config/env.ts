@@ -133,6 +133,7 @@ export const VARIABLES = {
   RATE_LIMIT_MAINTAINER: { default: '1000', description: 'Requests per window for a MAINTAINER account', parse: budget },
   RATE_LIMIT_ADMIN: { default: 'unlimited', description: 'Requests per window for an ADMIN account', parse: budget },
   AUTH_RATE_LIMIT: { default: '10', description: 'Requests per window to `/api/v1/auth/*`, per address', parse: budget },
+  PICTURE_RATE_LIMIT: { default: '600', description: 'Requests per window for the catalog\'s pictures (`/images/*`), per address; they count in no other budget', parse: budget },
   LOGIN_FAILURE_LIMIT: { default: '5', description: 'Failed logins per username before it is refused with 429, whatever the address', parse: budget },
   LOGIN_FAILURE_WINDOW_MINUTES: { default: '15', description: 'Window of `LOGIN_FAILURE_LIMIT`', parse: integer(1, 1440) },
   REDIS_URL: { default: '', description: 'Share rate limits between instances through this Redis (e.g. `redis://127.0.0.1:6379`); empty keeps them in memory', parse: redisUrl },

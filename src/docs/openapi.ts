@@ -7,6 +7,7 @@ import { componentParameters, type ParameterOptions } from './parameters.ts';
 import { REFERENCE_ASSETS } from './reference-page.ts';
 import { ALWAYS_FREE, COMPONENT_RESPONSES, HEADERS, headerRefs, RATE_HEADERS } from './responses.ts';
 import { componentSchemas, type Json } from './schemas.ts';
+import { picturePaths } from './picture-paths.ts';
 import { accountPaths, metaPaths } from './service-paths.ts';
 import { PACKAGE as pkg } from '../lib/package-info.ts';
 
@@ -157,12 +158,13 @@ export function buildOpenApi(options: OpenApiOptions): Json {
       ...families,
       { name: 'Accounts', description: 'Sign up, sign in and delete; tokens identify clients to the rate limits' },
       { name: 'GraphQL', description: 'The same catalog through one GraphQL endpoint, and its schema' },
+      { name: 'Pictures', description: 'The pictures records point at (thumbnail, images), served by this server' },
       { name: 'Service', description: 'Service info, liveness and the route list' },
       { name: 'Reference', description: 'This page and its document' },
     ],
     // Relative: the document is right wherever the server answers, behind any proxy or host name.
     servers: [{ url: '/', description: 'The server that serves this document' }],
-    paths: publicUnlessDeclared({ ...metaPaths(), ...catalogWithWrites(options), ...accountPaths(), ...graphqlPaths(), ...referencePaths() }),
+    paths: publicUnlessDeclared({ ...metaPaths(), ...catalogWithWrites(options), ...accountPaths(), ...graphqlPaths(), ...picturePaths(), ...referencePaths() }),
     components: {
       schemas: schemasWithWrites(options),
       parameters: componentParameters(options),

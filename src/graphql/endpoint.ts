@@ -2,6 +2,7 @@ import type { GraphQLSchema } from 'graphql';
 import { createHandler, type Request as GraphQLRequest } from 'graphql-http';
 import type { Context } from 'koa';
 import type { IncidentLog } from '../http/incident.ts';
+import { pictureOrigin } from '../http/origin.ts';
 import { acceptedLanguage } from '../http/request-query.ts';
 import { send } from '../http/send.ts';
 import type { ServedCatalog } from '../http/state.ts';
@@ -21,6 +22,8 @@ export interface GraphQLOptions {
   cacheControl: string;
   /** Largest page a list answers with. */
   maxPageSize: number;
+  /** The base URL pictures are served under; unset: the address each request used. */
+  publicUrl?: string;
   limits: GraphQLLimits;
   /** Memory for parsed and validated query texts. */
   documentCacheBytes: number;
@@ -105,8 +108,9 @@ export function graphqlEndpoint(options: GraphQLOptions): GraphQLEndpoint {
   });
 
   const answer = async (ctx: Context) => {
-    const { catalog, cache } = served.current;
+    const { catalog, cache, pictures } = served.current;
     const preferred = acceptedLanguage(ctx, catalog);
+    const origin = pictureOrigin(ctx, options.publicUrl, pictures);
     ctx.vary('Accept');
     const body = ctx.method === 'POST' ? (ctx.request as { body?: unknown }).body : undefined;
     if (Array.isArray(body)) {
@@ -116,14 +120,14 @@ export function graphqlEndpoint(options: GraphQLOptions): GraphQLEndpoint {
       ctx.body = { errors: [{ message: `Batched operations are not supported: send one operation per request, got an array of ${body.length}.` }] };
       return;
     }
-    // What the answer depends on: the query (URL or body), the language preferred, and `Accept`
+    // What the answer depends on: the query (URL or body), the language preferred, the origin of pictures, and `Accept`
     // as sent (graphql-http picks the media type from it, or refuses it: such answers are not kept).
     // The body as sent, not re-serialized: its variables may nest deeper than JSON.stringify can recurse.
-    const key = `graphql ${preferred} ${ctx.get('Accept')}\n${ctx.method === 'GET' ? ctx.querystring : (ctx.request as { rawBody?: string }).rawBody}`;
+    const key = `graphql ${preferred} ${origin} ${ctx.get('Accept')}\n${ctx.method === 'GET' ? ctx.querystring : (ctx.request as { rawBody?: string }).rawBody}`;
     const cacheControl = ctx.method === 'GET' ? options.cacheControl : 'no-store';
     const kept = cache.peek(key);
     if (kept) return send(ctx, kept, cacheControl);
-    const context: RequestContext = { graphql: { catalog, preferred, maxPageSize, pacer: new Pacer(EXECUTION_SLICE_MS), reached: new Map() }, keep: false };
+    const context: RequestContext = { graphql: { catalog, preferred, maxPageSize, origin, pacer: new Pacer(EXECUTION_SLICE_MS), reached: new Map() }, keep: false };
     const request: GraphQLRequest<Context['req'], RequestContext> = { method: ctx.method, url: ctx.url, headers: ctx.req.headers, body: (body ?? null) as never, raw: ctx.req, context };
     let answered: Awaited<ReturnType<typeof handler>>;
     try {

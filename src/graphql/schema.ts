@@ -30,6 +30,8 @@ export type GraphQLContext = {
   /** The language of `Accept-Language` (else the default): fields without a `language` argument answer in it. */
   preferred: string;
   maxPageSize: number;
+  /** What the paths of the catalog's own pictures are made absolute with (see `pictureOrigin`). */
+  origin: string;
   /** Slices this request's execution so other requests are served between slices. */
   pacer: Pacer;
   /** The records this request has reached through links (`ServedRecord.follow`). */
@@ -142,7 +144,7 @@ function familyFields(family: Family, types: RecordTypes): Record<string, RootFi
         const conditions = conditionsOf(family, args.filter as Parameters<typeof conditionsOf>[1]);
         const positions = listPositions(store, { conditions, ...(search ? { search } : {}), ...(sortBy ? { sort: sortBy } : {}) }, language);
         const from = Math.min((pageNumber - 1) * size, positions.length);
-        const items = Array.from(positions.subarray(from, Math.min(from + size, positions.length)), (p) => new ServedRecord(context.catalog, store, p, language, context.reached));
+        const items = Array.from(positions.subarray(from, Math.min(from + size, positions.length)), (p) => new ServedRecord(context.catalog, store, p, language, context.origin, context.reached));
         return { items, page: pageNumber, size, total_items: positions.length, total_pages: Math.ceil(positions.length / size) };
       },
     },
@@ -155,7 +157,7 @@ function familyFields(family: Family, types: RecordTypes): Record<string, RootFi
         if (!UUID.test(raw.toLowerCase())) throw new HttpError(400, `'${raw}' is not a valid uuid`);
         const store = context.catalog.store(family.name);
         const position = store.position(raw.toLowerCase());
-        return position === undefined ? null : new ServedRecord(context.catalog, store, position, languageOf(args, context), context.reached);
+        return position === undefined ? null : new ServedRecord(context.catalog, store, position, languageOf(args, context), context.origin, context.reached);
       },
     },
     [`random_${single}`]: {
@@ -165,7 +167,7 @@ function familyFields(family: Family, types: RecordTypes): Record<string, RootFi
       resolve: (_, args, context) => {
         const store = context.catalog.store(family.name);
         const position = store.randomPosition();
-        return position === undefined ? null : new ServedRecord(context.catalog, store, position, languageOf(args, context), context.reached);
+        return position === undefined ? null : new ServedRecord(context.catalog, store, position, languageOf(args, context), context.origin, context.reached);
       },
     },
   };
@@ -186,7 +188,7 @@ export function catalogSchema(): GraphQLSchema {
       type: nonNull(types.get('overview')),
       description: 'The overview of the series, with its counts',
       args: LANGUAGE_ARGUMENT,
-      resolve: (_, args, context) => new ServedRecord(context.catalog, context.catalog.store('overview'), 0, languageOf(args, context), context.reached),
+      resolve: (_, args, context) => new ServedRecord(context.catalog, context.catalog.store('overview'), 0, languageOf(args, context), context.origin, context.reached),
     },
   };
   for (const name of FAMILY_NAMES) if (name !== 'overview') Object.assign(fields, familyFields(FAMILIES.get(name)!, types));

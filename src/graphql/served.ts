@@ -16,12 +16,14 @@ export class ServedRecord {
     readonly store: FamilyStore,
     readonly position: number,
     readonly language: string,
+    /** What the paths of the catalog's own pictures are made absolute with (see `pictureOrigin`). */
+    readonly origin: string,
     /** The records one request has reached so far, by family, position and language: each is presented once however often it is linked. */
     private readonly reached: Map<string, ServedRecord> = new Map(),
   ) {}
 
   get json(): Record<string, unknown> {
-    return (this.#json ??= present(this.store, this.position, this.language));
+    return (this.#json ??= present(this.store, this.position, this.language, this.origin));
   }
 
   /** The record an href of this one points to, or undefined when there is none. */
@@ -32,7 +34,7 @@ export class ServedRecord {
     if (position === undefined) return undefined;
     const key = `${name}/${position}/${this.language}`;
     let record = this.reached.get(key);
-    if (!record) this.reached.set(key, (record = new ServedRecord(this.catalog, store, position, this.language, this.reached)));
+    if (!record) this.reached.set(key, (record = new ServedRecord(this.catalog, store, position, this.language, this.origin, this.reached)));
     return record;
   }
 }

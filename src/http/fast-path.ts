@@ -214,7 +214,7 @@ export class FastPath {
   private count(req: IncomingMessage, res: ServerResponse, known: Known, entry: CachedResponse | undefined, bearer: Bearer, started: number | undefined): void | Promise<void> {
     const { limits, proxy } = this.options;
     if (!limits || known.budget === 'free') return this.finish(req, res, known, entry, bearer, undefined, started);
-    const client = requestClient(known.budget === 'auth' ? undefined : bearer.caller, req, proxy);
+    const client = requestClient(known.budget === 'api' ? bearer.caller : undefined, req, proxy);
     const admission = limits.admit(known.budget, client);
     if (admission instanceof Promise) return admission.then((found) => this.finish(req, res, known, entry, bearer, found, started));
     this.finish(req, res, known, entry, bearer, admission, started);

@@ -17,3 +17,15 @@ export function requestOrigin(ctx: Context, publicUrl: string | undefined): stri
   ctx.vary(ctx.app.proxy ? ['Host', 'X-Forwarded-Host', 'X-Forwarded-Proto'] : ['Host']);
   return `${ctx.protocol}://${ctx.host}`;
 }
+
+/**
+ * The origin a catalog answer puts before the paths of the pictures the catalog serves
+ * (`/images/…`): `requestOrigin`, varying the answer as it does. Empty, with no `Vary`, when
+ * the catalog names no picture of its own (HawAPI's layout: absolute URLs served unchanged).
+ *
+ * @example
+ * pictureOrigin(ctx, undefined, served.current.pictures); // 'http://localhost:3000', with Vary: Host
+ */
+export function pictureOrigin(ctx: Context, publicUrl: string | undefined, pictures: ReadonlyMap<string, unknown>): string {
+  return pictures.size === 0 ? '' : requestOrigin(ctx, publicUrl);
+}

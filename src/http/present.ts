@@ -1,15 +1,33 @@
+import { isLocalPicture } from '../catalog/pictures/references.ts';
 import type { FamilyStore } from '../catalog/store.ts';
+import type { CatalogRecord } from '../catalog/types.ts';
+
+/**
+ * The record with the pictures it names under `/images/` made absolute with `origin` (see
+ * `pictureOrigin`); absolute URLs (HawAPI's layout) are left as they are.
+ */
+function withPictureUrls(record: CatalogRecord, origin: string): CatalogRecord {
+  const { thumbnail, images } = record;
+  const localImages = Array.isArray(images) && images.some(isLocalPicture);
+  if (!origin || (!isLocalPicture(thumbnail) && !localImages)) return record;
+  return {
+    ...record,
+    ...(isLocalPicture(thumbnail) ? { thumbnail: origin + thumbnail } : {}),
+    ...(localImages ? { images: (images as unknown[]).map((image) => (isLocalPicture(image) ? origin + image : image)) } : {}),
+  };
+}
 
 /**
  * A record as the API serves it. Translated families get the translated fields of `language`
  * (or of the default language where the record has none) right after `href`, and
- * `language` (what was served) and `languages` (what the record has) at the end.
+ * `language` (what was served) and `languages` (what the record has) at the end. Pictures
+ * the catalog serves itself get `origin` before their path.
  *
  * @example
- * present(store, 0, 'pt-BR'); // { uuid, href, title: 'O Sinal', ..., language: 'pt-BR', languages: ['en-US', 'pt-BR'] }
+ * present(store, 0, 'pt-BR', 'http://localhost:3000'); // { uuid, href, title: 'O Sinal', ..., thumbnail: 'http://localhost:3000/images/…', language: 'pt-BR', languages: ['en-US', 'pt-BR'] }
  */
-export function present(store: FamilyStore, position: number, language: string): Record<string, unknown> {
-  const record = store.records[position]!;
+export function present(store: FamilyStore, position: number, language: string, origin: string): Record<string, unknown> {
+  const record = withPictureUrls(store.records[position]!, origin);
   if (!store.family.translation) return record;
   const { uuid, href, ...rest } = record;
   const served = store.translation(position, language);

@@ -90,13 +90,13 @@ export function requestClient(caller: Caller | undefined, req: IncomingMessage, 
 
 /**
  * Counts every request but CORS preflights in the budget its route decided (see
- * `classify`): the auth endpoints per address, everything else per account or address.
+ * `classify`): the auth endpoints and the pictures per address, everything else per account or address.
  * Sets the limit headers; over the budget, throws the 429. A request whose token is then
  * refused counts as its address, so floods of bad tokens are limited too.
  */
 export function rateLimit({ limits, proxy, caller }: RateLimitMiddlewareOptions): Middleware<RouteState> {
   const clientOf = async (ctx: Context, budget: RouteState['route']['budget']) => {
-    const who = budget === 'auth' ? undefined : await caller(ctx);
+    const who = budget === 'api' ? await caller(ctx) : undefined;
     return requestClient(who, ctx.req, proxy);
   };
   return async (ctx, next) => {

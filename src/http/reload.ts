@@ -1,7 +1,7 @@
 import type { Catalog } from '../catalog/catalog.ts';
 import { checkData } from '../catalog/check.ts';
 import { summarize } from '../catalog/summary.ts';
-import { watchJsonFiles } from '../catalog/watch.ts';
+import { watchDataFiles } from '../catalog/watch.ts';
 import type { Logger } from '../config/logger.ts';
 import type { ServedCatalog } from './state.ts';
 
@@ -66,5 +66,5 @@ export function reloadOnChange(
     }
   };
 
-  watchJsonFiles(options.dir, () => void reload(), (error) => log.warn(`stopped watching ${options.dir}: ${error.message}`));
+  watchDataFiles(options.dir, () => void reload(), (error) => log.warn(`stopped watching ${options.dir}: ${error.message}`));
 }

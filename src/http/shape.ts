@@ -10,28 +10,29 @@ export function shapeKey({ expand, fields }: Shape): string {
 }
 
 /** The record an href points to, as served in `language`. */
-function follow(catalog: Catalog, href: string, language: string): Record<string, unknown> {
+function follow(catalog: Catalog, href: string, language: string, origin: string): Record<string, unknown> {
   const [, , , name, uuid] = href.split('/');
   const store = catalog.store(name as FamilyName);
-  return present(store, store.position(uuid!)!, language);
+  return present(store, store.position(uuid!)!, language, origin);
 }
 
 /**
  * A record as served, shaped: the named relations replaced by the related records (one level,
- * in the same language), then only `uuid`, `href` and the named fields kept.
+ * in the same language), then only `uuid`, `href` and the named fields kept. Pictures are
+ * made absolute with `origin` (see `present`).
  *
  * @example
- * shapeRecord(catalog, catalog.store('actors'), 0, 'en-US', { expand: ['character'], fields: ['character'] });
+ * shapeRecord(catalog, catalog.store('actors'), 0, 'en-US', { expand: ['character'], fields: ['character'] }, origin);
  * // { uuid, href, character: { uuid, href, first_name: 'Iris', ... } }
  */
-export function shapeRecord(catalog: Catalog, store: FamilyStore, position: number, language: string, shape: Shape): Record<string, unknown> {
-  const record = present(store, position, language);
+export function shapeRecord(catalog: Catalog, store: FamilyStore, position: number, language: string, shape: Shape, origin: string): Record<string, unknown> {
+  const record = present(store, position, language, origin);
   if (shape.expand.length === 0 && !shape.fields) return record;
   const shaped: Record<string, unknown> = { ...record };
   for (const relation of shape.expand) {
     const value = record[relation];
-    if (typeof value === 'string') shaped[relation] = follow(catalog, value, language);
-    else if (Array.isArray(value)) shaped[relation] = value.map((href: string) => follow(catalog, href, language));
+    if (typeof value === 'string') shaped[relation] = follow(catalog, value, language, origin);
+    else if (Array.isArray(value)) shaped[relation] = value.map((href: string) => follow(catalog, href, language, origin));
   }
   if (!shape.fields) return shaped;
   const keep = new Set(['uuid', 'href', ...shape.fields]);

@@ -1,10 +1,18 @@
 import type { Catalog } from '../catalog/catalog.ts';
 import { HttpError } from '../lib/http-error.ts';
-import { ResponseCache } from './cached-response.ts';
+import { ResponseCache, type CachedResponse } from './cached-response.ts';
+import { servedPictures } from './pictures.ts';
+
+/** One catalog version as served: its data, its response cache and its pictures by path. */
+export interface Served {
+  catalog: Catalog;
+  cache: ResponseCache;
+  pictures: ReadonlyMap<string, CachedResponse>;
+}
 
 /**
- * The catalog being served and the response cache of its version. `replace` swaps both in one
- * assignment, so a request sees either the old pair or the new one, never a mix. Under
+ * The catalog being served, the response cache of its version and its pictures. `replace`
+ * swaps them in one assignment, so a request sees either the old set or the new one, never a mix. Under
  * `npm run dev` the server may start before its data is good: until the first good catalog,
  * reading `current` throws the 503 every catalog request answers.
  *
@@ -13,7 +21,7 @@ import { ResponseCache } from './cached-response.ts';
  * served.replace(reloaded); // the next request sees the new data and an empty cache
  */
 export class ServedCatalog {
-  #current?: { catalog: Catalog; cache: ResponseCache };
+  #current?: Served;
 
   constructor(
     catalog: Catalog | undefined,
@@ -27,7 +35,7 @@ export class ServedCatalog {
     return this.#current !== undefined;
   }
 
-  get current(): { catalog: Catalog; cache: ResponseCache } {
+  get current(): Served {
     if (!this.#current) {
       throw new HttpError(503, 'No catalog is served yet: the data has problems (the server log lists them); it is served as soon as they are fixed', { 'Retry-After': '2' });
     }
@@ -35,6 +43,6 @@ export class ServedCatalog {
   }
 
   replace(catalog: Catalog): void {
-    this.#current = { catalog, cache: new ResponseCache(this.cacheBytes, catalog.version) };
+    this.#current = { catalog, cache: new ResponseCache(this.cacheBytes, catalog.version), pictures: servedPictures(catalog) };
   }
 }

@@ -35,13 +35,23 @@ export function canonicalLanguage(tag: string): string | undefined {
 }
 
 /**
+ * A picture the catalog serves itself, as the data names it: `/images/<folder>/<name>.<type>`
+ * (a folder of letters, digits, `_` and `-`; a name of those and dots, never starting with
+ * one), kept at the same place under the data directory (`data/images/…`). Answers make it absolute.
+ */
+export const LOCAL_PICTURE = /^\/images\/[A-Za-z0-9_-]+\/[A-Za-z0-9_-][A-Za-z0-9._-]*\.(?:svg|png|jpe?g|webp)$/;
+
+/**
  * The string formats the schemas use, by name: ajv-formats' `date`, `uri` and `email`, and the
  * catalog's own. Validators generated at build time read their formats from here.
  */
+const isUri = fullFormats.uri as (value: string) => boolean;
+
 export const FORMATS = {
   date: fullFormats.date,
   uri: fullFormats.uri,
   email: fullFormats.email,
   'local-date-time': isLocalDateTime,
   'language-tag': (tag: string) => canonicalLanguage(tag) === tag,
+  'picture-url': (value: string) => LOCAL_PICTURE.test(value) || isUri(value),
 };

@@ -9,8 +9,8 @@ import { RedisCounter } from './redis-counter.ts';
 import { TIERS, type Tier } from './tiers.ts';
 import type { Verdict, WindowCounter } from './window-counter.ts';
 
-/** The budget a request is counted in: the read API's tiers, or the auth endpoints' own. */
-export type Budget = 'api' | 'auth';
+/** The budget a request is counted in: the read API's tiers, or the auth endpoints' or the pictures' own. */
+export type Budget = 'api' | 'auth' | 'pictures';
 
 /** What the limits need to know; `Infinity` means unlimited. */
 export interface RateLimitOptions {
@@ -18,6 +18,8 @@ export interface RateLimitOptions {
   tiers: Record<Tier, number>;
   /** Requests per window to the auth endpoints, per address. */
   auth: number;
+  /** Requests per window for the catalog's pictures (`/images/…`), per address; unlimited when left out. */
+  pictures?: number;
   loginFailures: { limit: number; windowMinutes: number };
   /** Share the counters through this Redis; in memory without it. */
   redis?: { url: string; timeoutMs: number };
@@ -43,7 +45,8 @@ interface Counted {
 
 /**
  * The rate limits of one process: a window counter per tier, one for the auth endpoints
- * per address, and one of failed sign-ins per username; all in memory or all in one Redis.
+ * per address, one for the pictures per address (so pictures never use up a reader's budget,
+ * nor flood unlimited), and one of failed sign-ins per username; all in memory or all in one Redis.
  * A failing Redis lets requests through (logged at most every ten seconds).
  *
  * @example
@@ -54,6 +57,7 @@ interface Counted {
 export class RateLimits {
   private readonly tiers = new Map<Tier, Counted>();
   private readonly auth?: Counted;
+  private readonly pictures?: Counted;
   private readonly failures?: WindowCounter;
   private readonly redis?: Redis;
   private lastWarning = 0;
@@ -91,6 +95,7 @@ export class RateLimits {
       if (found) this.tiers.set(tier, found);
     }
     this.auth = counted('rate:auth', options.auth, 'auth');
+    this.pictures = counted('rate:pictures', options.pictures ?? Infinity, 'pictures');
     this.failures = counter('login-failures', options.loginFailures.limit, options.loginFailures.windowMinutes * 60_000);
   }
 
@@ -104,7 +109,7 @@ export class RateLimits {
    * counters, so the fast path stays synchronous; Redis answers are promises.
    */
   admit(budget: Budget, client: Client): Admission | undefined | Promise<Admission | undefined> {
-    const counted = budget === 'auth' ? this.auth : this.tiers.get(client.tier);
+    const counted = budget === 'auth' ? this.auth : budget === 'pictures' ? this.pictures : this.tiers.get(client.tier);
     if (!counted) return undefined;
     let verdict: Verdict | Promise<Verdict>;
     try {
@@ -121,7 +126,7 @@ export class RateLimits {
     const headers = headersOf(verdict, now);
     if (verdict.allowed) return { headers };
     const after = Math.max(1, Math.ceil((verdict.reset - now) / 1000));
-    const what = budget === 'auth' ? 'the auth endpoints allow' : `the ${policy} tier allows`;
+    const what = budget === 'api' ? `the ${policy} tier allows` : `the ${budget === 'auth' ? 'auth endpoints' : 'pictures'} allow`;
     const message = `Too many requests from ${client.name}: ${what} ${verdict.limit} per ${this.options.windowSeconds} s; retry in ${after} s`;
     return { headers, refusal: { message, headers: retryHeaders(after) } };
   }

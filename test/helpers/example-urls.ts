@@ -6,7 +6,7 @@ const FAMILIES = ['overview', 'actors', 'characters', 'episodes', 'seasons', 'lo
 /**
  * A maker of real URLs for the document's path templates, from the embedded catalog: the
  * first record of the path's family, pt-BR, that record's first social, a real file of the
- * reference page and of GraphiQL, and each required query parameter's example.
+ * reference page and of GraphiQL, the first character's picture, and each required query parameter's example.
  *
  * @example
  * const fill = await exampleUrls(resolved);
@@ -19,7 +19,7 @@ export async function exampleUrls(resolved: Json): Promise<(template: string) =>
     const family = /^\/api\/v1\/(\w+)/.exec(template)?.[1] ?? '';
     const record = firsts.get(family);
     const social = (record?.socials as { social: string }[] | undefined)?.[0]?.social ?? '';
-    const path = template.replace('{uuid}', String(record?.uuid)).replace('{language}', 'pt-BR').replace('{social}', social).replace('{asset}', 'reference.css').replace('{file}', 'graphiql.css');
+    const path = template.replace('{uuid}', String(record?.uuid)).replace('{language}', 'pt-BR').replace('{social}', social).replace('{asset}', 'reference.css').replace('{file}', 'graphiql.css').replace('/images/{folder}/{picture}', String(firsts.get('characters')?.thumbnail));
     const required = ((operation(resolved, 'GET', template).parameters ?? []) as Json[]).filter((p) => p.in === 'query' && p.required);
     return required.length ? `${path}?${new URLSearchParams(required.map((p): [string, string] => [String(p.name), String(p.example)]))}` : path;
   };

@@ -62,5 +62,5 @@ export function applyChanges(catalog: Catalog, changes: readonly RowChange[], ve
     const touched = byFamily.get(name);
     if (touched || (relanguaged && familyOf(name).translation)) stores.set(name, changedStore(store, touched ?? [], languages));
   }
-  return new Catalog(stores, languages, catalog.defaultLanguage, version);
+  return new Catalog(stores, languages, catalog.defaultLanguage, version, catalog.pictureFiles);
 }

@@ -42,6 +42,15 @@ export function href(family: string, inverse?: string): JsonSchema {
 export const text: JsonSchema = { type: 'string', minLength: 1 };
 export const url: JsonSchema = { type: 'string', format: 'uri' };
 export const date: JsonSchema = { type: 'string', format: 'date', description: 'YYYY-MM-DD' };
+/**
+ * A picture: in the data, an absolute URL (HawAPI's layout, served as it is) or the path of a
+ * picture this server serves (`/images/…`), which answers make absolute.
+ */
+export const picture: JsonSchema = {
+  type: 'string',
+  format: 'picture-url',
+  description: "URL of a picture. The data may give a path under /images/ (a file under the data directory's images/, or the picture the server draws for the record); answers carry it as an absolute URL of this server, which serves the picture.",
+};
 export const localDateTime: JsonSchema = {
   type: 'string',
   format: 'local-date-time',
@@ -74,8 +83,8 @@ export function recordFields(family: string, own: Record<string, JsonSchema>, me
     uuid,
     href: { type: 'string', description: `/api/v1/${family}/<uuid>` },
     ...own,
-    thumbnail: url,
-    ...(media.images ? { images: listOf(url) } : {}),
+    thumbnail: picture,
+    ...(media.images ? { images: listOf(picture) } : {}),
     sources: listOf(url),
     created_at: localDateTime,
     updated_at: localDateTime,

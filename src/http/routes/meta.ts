@@ -3,7 +3,7 @@ import type { Context } from 'koa';
 import { HttpError } from '../../lib/http-error.ts';
 import type { CachedResponse } from '../cached-response.ts';
 import { PACKAGE as pkg } from '../../lib/package-info.ts';
-import { requestOrigin } from '../origin.ts';
+import { pictureOrigin, requestOrigin } from '../origin.ts';
 import { present } from '../present.ts';
 import { requestLanguage } from '../request-query.ts';
 import { countsIn } from '../routing.ts';
@@ -55,11 +55,11 @@ export function metaRoutes(router: Router, deps: RouteDeps): void {
   });
 }
 
-/** The overview's answer in `language` (with `data_count`), from the cache: what a GET sends and a write answers. */
-export function overviewEntry(deps: RouteDeps, language: string): CachedResponse {
+/** The overview's answer in `language` (with `data_count`), its pictures under `origin`, from the cache: what a GET sends and a write answers. */
+export function overviewEntry(deps: RouteDeps, language: string, origin: string): CachedResponse {
   const { catalog, cache } = deps.served.current;
-  return cache.get(`${language} /api/v1/overview`, () => {
-    const record: Record<string, unknown> = { ...present(catalog.store('overview'), 0, language), data_count: catalog.counts() };
+  return cache.get(`${language} ${origin}/api/v1/overview`, () => {
+    const record: Record<string, unknown> = { ...present(catalog.store('overview'), 0, language, origin), data_count: catalog.counts() };
     return { json: JSON.stringify(record), headers: { 'Content-Language': String(record.language) } };
   });
 }
@@ -67,8 +67,9 @@ export function overviewEntry(deps: RouteDeps, language: string): CachedResponse
 /** `/api/v1/overview` (with `data_count`), `/overview/{uuid}` and the overview's translations. */
 export function overviewRoutes(router: Router, deps: RouteDeps): void {
   const sendOverview = (ctx: Context) => {
-    const { catalog } = deps.served.current;
-    send(ctx, overviewEntry(deps, requestLanguage(ctx, catalog, catalog.store('overview').family)), publicCache(deps));
+    const { catalog, pictures } = deps.served.current;
+    const language = requestLanguage(ctx, catalog, catalog.store('overview').family);
+    send(ctx, overviewEntry(deps, language, pictureOrigin(ctx, deps.publicUrl, pictures)), publicCache(deps));
   };
   const single = (ctx: Context) => {
     const uuid = String(ctx.params.uuid ?? '').toLowerCase();

@@ -6,22 +6,24 @@ import type { CachedResponse } from '../cached-response.ts';
 import { readListQuery, readShape, requestLanguage, type Shape } from '../request-query.ts';
 import { pageHeaders } from '../pagination.ts';
 import { shapeKey, shapeRecord } from '../shape.ts';
+import { pictureOrigin } from '../origin.ts';
 import { send } from '../send.ts';
 import { positionOf, publicCache, randomPosition, type RouteDeps } from './context.ts';
 
 /**
- * One record's answer in `language` and `shape` (whole when none is given), from the cache:
- * what a GET by uuid sends, and what a write answers and checks `If-Match` against.
+ * One record's answer in `language` and `shape` (whole when none is given), its pictures
+ * under `origin` (see `pictureOrigin`), from the cache: what a GET by uuid sends, and what a
+ * write answers and checks `If-Match` against.
  *
  * @example
- * recordEntry(deps, 'actors', 0, 'en-US').etagFor('identity'); // '"…"'
+ * recordEntry(deps, 'actors', 0, 'en-US', origin).etagFor('identity'); // '"…"'
  */
-export function recordEntry(deps: RouteDeps, name: FamilyName, position: number, language: string, shape: Shape = { expand: [] }): CachedResponse {
+export function recordEntry(deps: RouteDeps, name: FamilyName, position: number, language: string, origin: string, shape: Shape = { expand: [] }): CachedResponse {
   const { catalog, cache } = deps.served.current;
   const store = catalog.store(name);
   const uuid = store.records[position]!.uuid;
-  return cache.get(`${language} /api/v1/${name}/${uuid}?${shapeKey(shape)}`, () => {
-    const record = shapeRecord(catalog, store, position, language, shape);
+  return cache.get(`${language} ${origin}/api/v1/${name}/${uuid}?${shapeKey(shape)}`, () => {
+    const record = shapeRecord(catalog, store, position, language, shape, origin);
     const served = store.translation(position, language).language;
     const headers: Record<string, string> = store.family.translation ? { 'Content-Language': served } : {};
     return { json: JSON.stringify(record), headers };
@@ -30,8 +32,9 @@ export function recordEntry(deps: RouteDeps, name: FamilyName, position: number,
 
 /** Sends one record from the cache, keyed by its path, language and shape. */
 function sendRecord(ctx: Context, deps: RouteDeps, name: FamilyName, position: number, language: string, cacheControl: string): void {
-  const store = deps.served.current.catalog.store(name);
-  send(ctx, recordEntry(deps, name, position, language, readShape(ctx, store.family)), cacheControl);
+  const { catalog, pictures } = deps.served.current;
+  const origin = pictureOrigin(ctx, deps.publicUrl, pictures);
+  send(ctx, recordEntry(deps, name, position, language, origin, readShape(ctx, catalog.store(name).family)), cacheControl);
 }
 
 /** `GET /api/v1/F`, `/api/v1/F/random` and `/api/v1/F/{uuid}` for every family but the overview. */
@@ -39,15 +42,16 @@ export function recordRoutes(router: Router, deps: RouteDeps, name: FamilyName):
   const base = `/api/v1/${name}`;
 
   router.get(base, (ctx) => {
-    const { catalog, cache } = deps.served.current;
+    const { catalog, cache, pictures } = deps.served.current;
     const store = catalog.store(name);
     const language = requestLanguage(ctx, catalog, catalog.store(name).family);
-    const entry = cache.get(`${language} ${ctx.url}`, () => {
+    const origin = pictureOrigin(ctx, deps.publicUrl, pictures);
+    const entry = cache.get(`${language} ${origin}${ctx.url}`, () => {
       const query = readListQuery(ctx, store.family, deps.maxPageSize);
       const positions = listPositions(store, query, language);
       const from = Math.min((query.page - 1) * query.size, positions.length);
       const page = positions.subarray(from, Math.min(from + query.size, positions.length));
-      const records = Array.from(page, (p) => shapeRecord(catalog, store, p, language, query.shape));
+      const records = Array.from(page, (p) => shapeRecord(catalog, store, p, language, query.shape, origin));
       const headers = pageHeaders(ctx, query, positions.length, page.length);
       if (store.family.translation) headers['Content-Language'] = language;
       // An empty page costs nothing to find again: it is not kept (see BuiltAnswer.cheap).

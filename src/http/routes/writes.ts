@@ -11,6 +11,7 @@ import type { AuthState } from '../bearer.ts';
 import type { CachedResponse } from '../cached-response.ts';
 import type { Curator } from '../curator.ts';
 import { jsonBody } from '../json-body.ts';
+import { pictureOrigin } from '../origin.ts';
 import { positionOf, type RouteDeps } from './context.ts';
 import { overviewEntry } from './meta.ts';
 import { recordEntry } from './records.ts';
@@ -80,15 +81,17 @@ export function writeRoutes(router: Router, deps: WriteDeps): void {
   const position = (ctx: Context, name: FamilyName) => positionOf(ctx, deps.served.current.catalog.store(name));
   const uuidOf = (ctx: Context, name: FamilyName) => deps.served.current.catalog.store(name).records[position(ctx, name)]!.uuid;
   const languages = (name: FamilyName) => (family(name).translation ? deps.served.current.catalog.languages : [deps.served.current.catalog.defaultLanguage]);
+  const origin = (ctx: Context) => pictureOrigin(ctx, deps.publicUrl, deps.served.current.pictures);
   const recordTags = (ctx: Context, name: FamilyName, uuid: string) =>
     ifMatch(ctx, () => {
       const at = deps.served.current.catalog.store(name).position(uuid);
-      return at === undefined ? [] : languages(name).map((language) => (name === 'overview' ? overviewEntry(deps, language) : recordEntry(deps, name, at, language)));
+      const tagsOf = (language: string) => (name === 'overview' ? overviewEntry(deps, language, origin(ctx)) : recordEntry(deps, name, at!, language, origin(ctx)));
+      return at === undefined ? [] : languages(name).map(tagsOf);
     });
-  const recordAnswer = (name: FamilyName, outcome: WriteOutcome) => {
+  const recordAnswer = (ctx: Context, name: FamilyName, outcome: WriteOutcome) => {
     const language = outcome.language ?? deps.served.current.catalog.defaultLanguage;
-    if (name === 'overview') return overviewEntry(deps, language);
-    return recordEntry(deps, name, deps.served.current.catalog.store(name).position(outcome.uuid)!, language);
+    if (name === 'overview') return overviewEntry(deps, language, origin(ctx));
+    return recordEntry(deps, name, deps.served.current.catalog.store(name).position(outcome.uuid)!, language, origin(ctx));
   };
 
   for (const name of FAMILY_NAMES) {
@@ -98,12 +101,12 @@ export function writeRoutes(router: Router, deps: WriteDeps): void {
 
     router.post(base, curatorsOnly, created, async (ctx) => {
       const outcome = await run(ctx, (draft) => createRecord(draft, name, ctx.request.body));
-      answer(ctx, 201, recordAnswer(name, outcome), `/api/v1/${name}/${outcome.uuid}`);
+      answer(ctx, 201, recordAnswer(ctx, name, outcome), `/api/v1/${name}/${outcome.uuid}`);
     });
     router.patch(item, curatorsOnly, merged, async (ctx) => {
       const uuid = target(ctx);
       const outcome = await run(ctx, (draft) => patchRecord(draft, name, uuid, ctx.request.body), recordTags(ctx, name, uuid));
-      answer(ctx, 200, recordAnswer(name, outcome));
+      answer(ctx, 200, recordAnswer(ctx, name, outcome));
     });
     router.delete(item, curatorsOnly, async (ctx) => {
       const uuid = target(ctx);
