@@ -16,7 +16,8 @@ type Json = Record<string, unknown>;
 const dir = await tempDir();
 const dataDir = join(dir, 'data');
 await cp(join(ROOT, 'data'), dataDir, { recursive: true });
-const ENV = { ...TEST_ENV, LOG_LEVEL: 'info', DATA_DIR: dataDir, ACCOUNTS_FILE: join(dir, 'var', 'accounts.json') };
+// PUBLIC_URL: picture URLs are absolute, and each restart listens on another port.
+const ENV = { ...TEST_ENV, LOG_LEVEL: 'info', DATA_DIR: dataDir, ACCOUNTS_FILE: join(dir, 'var', 'accounts.json'), PUBLIC_URL: 'https://catalog.example.org' };
 const overlayFile = join(dir, 'var', 'catalog-overlay.json');
 
 const made = await runScript('scripts/accounts.ts', ['create', '--username', 'curator', '--email', 'curator@example.org', '--role', 'MAINTAINER'], { ...ENV, ACCOUNT_PASSWORD: 'the curator password' });

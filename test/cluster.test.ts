@@ -17,6 +17,8 @@ const redis = new RedisServer(await freePort(), await tempDir());
 await redis.start();
 const SHARED = {
   ...TEST_ENV,
+  // As docs/scaling.md says: instances reached at different addresses name their pictures alike only with one.
+  PUBLIC_URL: 'https://catalog.example.org',
   LOG_LEVEL: 'info',
   RATE_LIMIT: 'on',
   RATE_LIMIT_ANONYMOUS: '40',

@@ -8,9 +8,14 @@ const server = await startApp();
 const FAMILIES = ['actors', 'characters', 'episodes', 'seasons', 'locations', 'soundtracks', 'games'];
 const TRANSLATED: Record<string, string> = { episodes: 'episode_uuid', seasons: 'season_uuid', locations: 'location_uuid', games: 'game_uuid' };
 
-/** A data record as the API serves it: nulls dropped. */
+/** A data record as the API serves it: nulls dropped, its pictures' paths under the server's address. */
 function withoutNulls(record: Row): Row {
-  return Object.fromEntries(Object.entries(record).filter(([, v]) => v !== null));
+  const served = (value: unknown): unknown => (typeof value === 'string' && value.startsWith('/images/') ? server.url + value : Array.isArray(value) ? value.map(served) : value);
+  return Object.fromEntries(
+    Object.entries(record)
+      .filter(([, v]) => v !== null)
+      .map(([name, v]) => [name, name === 'thumbnail' || name === 'images' ? served(v) : v]),
+  );
 }
 
 async function translationRows(name: string): Promise<Row[]> {

@@ -1,7 +1,7 @@
-// npm test's runner: every uvu suite under test/. A suite that starts redis-server or nginx, or
-// drives Chromium, needs that program on this machine. Where it is missing, the suite is not
-// run and says so, with the one command that installs what it needs, so that `npm install &&
-// npm test` passes on a machine that has only Node. Under CI=true every suite runs, whatever
+// npm test's runner: every uvu suite under test/. A suite that starts redis-server or nginx,
+// drives Chromium or runs the docs' curl commands needs that program on this machine. Where
+// it is missing, the suite is not run and says so, with the one command that installs what it
+// needs, so that `npm install && npm test` passes on a machine that has only Node. Under CI=true every suite runs, whatever
 // is missing: there a missing program fails its suite, loudly.
 import { spawnSync } from 'node:child_process';
 import { accessSync, constants, readdirSync, readFileSync } from 'node:fs';
@@ -34,6 +34,8 @@ function onPath(name: string): boolean {
 const PROGRAMS: Program[] = [
   { name: 'redis-server', usedBy: /scripts\/lib\/redis-server\.ts'/, found: () => onPath('redis-server'), apt: 'redis-server' },
   { name: 'nginx', usedBy: /scripts\/lib\/nginx\.ts'/, found: () => onPath('nginx'), apt: 'nginx' },
+  // The docs' commands are curl commands for the most part.
+  { name: 'curl', usedBy: /helpers\/doc-session\.ts'/, found: () => onPath('curl'), apt: 'curl' },
   {
     name: 'Chromium',
     usedBy: /helpers\/browser\.ts'/,

@@ -43,6 +43,15 @@ export class ServedCatalog {
   }
 
   replace(catalog: Catalog): void {
-    this.#current = { catalog, cache: new ResponseCache(this.cacheBytes, catalog.version), pictures: servedPictures(catalog) };
+    let pictures: ReadonlyMap<string, CachedResponse> | undefined;
+    this.#current = {
+      catalog,
+      cache: new ResponseCache(this.cacheBytes, catalog.version),
+      // Drawn once per version, by the first request for a picture: a write, which makes a
+      // version, does not wait for every record's references to be read again.
+      get pictures() {
+        return (pictures ??= servedPictures(catalog));
+      },
+    };
   }
 }
