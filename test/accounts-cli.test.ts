@@ -32,9 +32,10 @@ test('create, list and delete from the command line while the server runs on the
     const deleted = await cli(['delete', '--username', 'ROOT'], env);
     assert.is(deleted.code, 0, deleted.stderr);
     assert.match(deleted.stdout, /^deleted account 'root'/);
-    // The server sees the file change without a file-system call per request: within a second.
+    // The server sees the file change without a file-system call per request: by a poll every
+    // 500 ms, so within a second on an idle machine; five are allowed here for a loaded one.
     let stale = await get(app.url, '/api/ping', admin);
-    for (const deadline = Date.now() + 1000; stale.status !== 401 && Date.now() < deadline; ) {
+    for (const deadline = Date.now() + 5000; stale.status !== 401 && Date.now() < deadline; ) {
       await new Promise((resolve) => setTimeout(resolve, 50));
       stale = await get(app.url, '/api/ping', admin);
     }
@@ -46,7 +47,7 @@ test('create, list and delete from the command line while the server runs on the
   }
 });
 
-test('a role changed from the command line takes effect in the running server within a second, without a restart', async () => {
+test('a role changed from the command line takes effect in the running server without a restart', async () => {
   const app = await startApp({ RATE_LIMIT: 'on', RATE_LIMIT_BASIC: '100', RATE_LIMIT_DEV: '900' });
   try {
     const token = await registered(app.url, 'riser');
@@ -57,7 +58,7 @@ test('a role changed from the command line takes effect in the running server wi
     assert.is(raised.code, 0, raised.stderr);
     assert.match(raised.stdout, /^account 'user_riser' is now DEV/);
     let seen = await policy();
-    for (const deadline = Date.now() + 1000; seen !== '"dev";q=900;w=60' && Date.now() < deadline; ) {
+    for (const deadline = Date.now() + 5000; seen !== '"dev";q=900;w=60' && Date.now() < deadline; ) {
       await new Promise((resolve) => setTimeout(resolve, 50));
       seen = await policy();
     }

@@ -43,6 +43,14 @@ const nginx = new Nginx(await freePort(), instances.map((i) => i.port));
 await nginx.start();
 const through = nginx.url;
 
+/**
+ * How long a change may take to reach every instance here. Instances hear of a change by
+ * Redis pub/sub and, should a message be lost, by polling every 500 ms: within a second on an
+ * idle machine. The tests allow five, so that a loaded CI machine cannot fail them; a change
+ * that is never propagated still fails.
+ */
+const PROPAGATION_MS = 5000;
+
 /** Polls `check` every 50 ms for at most `ms`; true once it held. */
 async function within(ms: number, check: () => Promise<boolean>): Promise<boolean> {
   for (const deadline = Date.now() + ms; ; ) {
@@ -73,16 +81,16 @@ test('every registered user signs in through nginx, and its token works on every
   }
 });
 
-test('an account deleted through one instance has its token refused by all three within a second', async () => {
+test('an account deleted through one instance has its token refused by all three', async () => {
   const signedIn = await post(through, '/api/v1/auth/authenticate', { username: 'user_c7', password: 'password of c7' });
   const token = String(signedIn.body.token);
   for (const { url } of instances) assert.is((await get(url, '/api/v1/overview', token)).status, 200);
   assert.is((await post(instances[0]!.url, '/api/v1/auth/delete', { username: 'user_c7', password: 'password of c7' })).status, 204);
-  const refusedEverywhere = await within(1000, async () => {
+  const refusedEverywhere = await within(PROPAGATION_MS, async () => {
     const statuses = await Promise.all(instances.map(({ url }) => get(url, '/api/v1/overview', token).then((a) => a.status)));
     return statuses.every((status) => status === 401);
   });
-  assert.ok(refusedEverywhere, 'refused by every instance within 1 s');
+  assert.ok(refusedEverywhere, 'refused by every instance');
 });
 
 const curator = await runScript('scripts/accounts.ts', ['create', '--username', 'curator', '--email', 'curator@example.org', '--role', 'MAINTAINER'], { ...SHARED, ACCOUNT_PASSWORD: 'the curator password' });
@@ -94,7 +102,7 @@ async function write(url: string, method: string, path: string, body: unknown, h
   return { status: response.status, body: (await response.json()) as Record<string, unknown> };
 }
 
-test('a catalog write through one instance is served by all three within a second: record, list, search, overview, GraphQL', async () => {
+test('a catalog write through one instance is served by all three: record, list, search, overview, GraphQL', async () => {
   const count = async (url: string) => ((await get(url, '/api/v1/overview', maintainer)).body.data_count as Record<string, number>).locations!;
   const before = await count(instances[2]!.url);
   const made = await write(instances[0]!.url, 'POST', '/api/v1/locations', { name: 'Clustered Quay', language: 'en-US' });
@@ -102,7 +110,7 @@ test('a catalog write through one instance is served by all three within a secon
   const uuid = String(made.body.uuid);
   const graphql = `/api/graphql?query=${encodeURIComponent(`{ location(uuid: "${uuid}") { name } }`)}`;
   for (const { url } of instances.slice(1)) {
-    const servedEverywhere = await within(1000, async () => {
+    const servedEverywhere = await within(PROPAGATION_MS, async () => {
       const [record, found, overview, viaGraphql] = await Promise.all([
         get(url, `/api/v1/locations/${uuid}`, maintainer),
         get(url, '/api/v1/locations?q=clustered+quay', maintainer),
@@ -111,11 +119,11 @@ test('a catalog write through one instance is served by all three within a secon
       ]);
       return record.status === 200 && JSON.stringify(found.body).includes(uuid) && overview === before + 1 && JSON.stringify(viaGraphql.body).includes('Clustered Quay');
     });
-    assert.ok(servedEverywhere, `served by ${url} within 1 s`);
+    assert.ok(servedEverywhere, `served by ${url}`);
   }
   const renamed = await write(instances[1]!.url, 'PATCH', `/api/v1/locations/${uuid}`, { name: 'Clustered Pier' });
   assert.is(renamed.status, 200);
-  assert.ok(await within(1000, async () => (await get(instances[0]!.url, `/api/v1/locations/${uuid}`, maintainer)).body.name === 'Clustered Pier'), 'the change is served by the first instance within 1 s');
+  assert.ok(await within(PROPAGATION_MS, async () => (await get(instances[0]!.url, `/api/v1/locations/${uuid}`, maintainer)).body.name === 'Clustered Pier'), 'the change is served by the first instance');
 });
 
 test('the same If-Match through two instances at once: exactly one 200 and one 412', async () => {
@@ -126,10 +134,11 @@ test('the same If-Match through two instances at once: exactly one 200 and one 4
     const answers = await Promise.all([1, 2].map((n) => write(instances[n]!.url, 'PATCH', `/api/v1/actors/${actor}`, { nationality: `Round ${round} by ${n}` }, { 'If-Match': tags[0]! })));
     assert.equal(answers.map((a) => a.status).sort(), [200, 412], JSON.stringify(answers));
     // The next round reads the winner's tag from every instance.
-    await within(1000, async () => {
+    const settled = await within(PROPAGATION_MS, async () => {
       const now = await Promise.all(instances.map(async ({ url }) => (await fetch(`${url}/api/v1/actors/${actor}`, { headers: { Authorization: `Bearer ${maintainer}` } })).headers.get('etag')));
       return now.every((tag) => tag === now[0] && tag !== tags[0]);
     });
+    assert.ok(settled, `round ${round}: every instance serves the winner's tag`);
   }
 });
 
