@@ -7,6 +7,7 @@ import { openAccounts, openOverlay } from './accounts/open.ts';
 import type { AccountService } from './accounts/service.ts';
 import type { Catalog } from './catalog/catalog.ts';
 import { family, FAMILY_NAMES } from './catalog/families.ts';
+import { familyPath } from './catalog/href.ts';
 import type { Config } from './config/env.ts';
 import type { Logger } from './config/logger.ts';
 import { docsRoutes } from './docs/routes.ts';
@@ -156,7 +157,7 @@ export function catalogRouter(deps: RouteDeps): Router {
   for (const name of FAMILY_NAMES) {
     if (name === 'overview') continue;
     if (family(name).translation) {
-      translationRoutes(router, deps, name, `/api/v1/${name}/:uuid`, positionOf);
+      translationRoutes(router, deps, name, `${familyPath(name)}/:uuid`, positionOf);
     }
     recordRoutes(router, deps, name);
   }

@@ -1,8 +1,8 @@
 import type { FamilyName } from './families.ts';
+import { hrefOf, isHrefInto } from './href.ts';
 import type { Checked, CheckedFamily } from './reference-check.ts';
 import type { Problem } from './types.ts';
 
-const hrefOf = (name: FamilyName, uuid: string) => (name === 'overview' ? `/api/v1/overview/${uuid}` : `/api/v1/${name}/${uuid}`);
 const asList = (value: unknown): string[] => (Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : typeof value === 'string' ? [value] : []);
 
 type Warn = (file: string, at: Checked, path: string | undefined, message: string) => void;
@@ -24,9 +24,9 @@ function twoSided(checked: ReadonlyMap<FamilyName, CheckedFamily>, byHref: Map<s
           }
           const other = field.inverse ? byHref.get(target) : undefined;
           // An href into another family, or a link back that is itself wrong, is an error of its own.
-          if (!other || !target.startsWith(`/api/v1/${field.relation}/`)) continue;
+          if (!other || !isHrefInto(target, field.relation!)) continue;
           const back = asList(other.record[field.inverse!]);
-          if (back.some((href) => !byHref.has(href) || !href.startsWith(`/api/v1/${family.name}/`))) continue;
+          if (back.some((href) => !byHref.has(href) || !isHrefInto(href, family.name))) continue;
           if (!back.includes(own)) {
             const { file, fields } = checked.get(field.relation!)!.family;
             const verb = fields.get(field.inverse!)?.list ? 'list' : 'be';

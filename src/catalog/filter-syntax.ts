@@ -1,6 +1,7 @@
 import type { FieldInfo } from './families.ts';
 import type { Scalar } from './field-index.ts';
 import type { Condition } from './filter.ts';
+import { hrefOf } from './href.ts';
 import { isLocalDateTime, UUID_PATTERN } from '../lib/formats.ts';
 
 const UUID = new RegExp(UUID_PATTERN);
@@ -38,7 +39,7 @@ export function typed(field: FieldInfo, raw: string): { value: Scalar } | { erro
       return isLocalDateTime(raw) ? { value: raw } : bad;
     case 'string':
       // Relations also accept the bare uuid of the related record.
-      if (field.relation && UUID.test(raw)) return { value: `/api/v1/${field.relation}/${raw}` };
+      if (field.relation && UUID.test(raw)) return { value: hrefOf(field.relation, raw) };
       return { value: raw };
   }
 }

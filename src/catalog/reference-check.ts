@@ -1,5 +1,6 @@
 import { canonicalLanguage } from '../lib/formats.ts';
 import { isFamilyName, type Family, type FamilyName } from './families.ts';
+import { hrefOf, isHrefOf, parseHref, uuidIn } from './href.ts';
 import type { Problem } from './types.ts';
 
 /** An element of a file that is an object (valid or not), with its 0-based position there. */
@@ -26,8 +27,6 @@ export interface CheckedFamily {
  * unlistedLanguage('fr-FR', ['en-US', 'pt-BR']); // "'fr-FR' is not one of the catalog's languages (overview.languages: en-US, pt-BR)"
  */
 export const unlistedLanguage = (language: string, languages: readonly string[]): string => `'${language}' is not one of the catalog's languages (overview.languages: ${languages.join(', ')})`;
-
-const HREF = /^\/api\/v1\/([a-z]+)\/([^/]+)$/;
 
 const text = (value: unknown) => (typeof value === 'string' ? value : undefined);
 
@@ -68,11 +67,9 @@ export function checkReferences(
       const earlier = firstSeen.get(uuid);
       if (earlier !== undefined) problems.push({ ...at, path: '/uuid', message: `duplicate uuid (first used by record ${earlier}); give this record a new one` });
       else firstSeen.set(uuid, index);
-      const prefix = `/api/v1/${family.name}/`;
       const href = record.href;
-      // Compared without building the expected href: a million records would make a million strings.
-      if (href !== undefined && !(typeof href === 'string' && href.length === prefix.length + uuid.length && href.startsWith(prefix) && href.endsWith(uuid))) {
-        problems.push({ ...at, path: '/href', message: `href '${String(href)}' does not match the uuid: expected '${prefix}${uuid}'` });
+      if (href !== undefined && !isHrefOf(href, family.name, uuid)) {
+        problems.push({ ...at, path: '/href', message: `href '${String(href)}' does not match the uuid: expected '${hrefOf(family.name, uuid)}'` });
       }
     }
   }
@@ -83,7 +80,7 @@ export function checkReferences(
       for (const field of relations) {
         for (const { href, at } of hrefsOf(record[field.name])) {
           const target = checked.get(field.relation!)!;
-          if (target.unreadable && HREF.exec(href)?.[1] === field.relation) {
+          if (target.unreadable && parseHref(href)?.family === field.relation) {
             skip(field.relation!, 'relations');
             continue;
           }
@@ -136,11 +133,11 @@ export function checkReferences(
 
 function relationProblem(href: string, field: string, target: FamilyName, family: CheckedFamily): Pick<Problem, 'message' | 'kind'> | undefined {
   // The common case, a good href, is settled without a regular expression.
-  const prefix = `/api/v1/${target}/`;
-  if (href.startsWith(prefix) && family.uuids.has(href.slice(prefix.length))) return undefined;
-  const match = HREF.exec(href);
-  if (!match || !isFamilyName(match[1]!)) return { message: `'${href}' is not an href of the form /api/v1/${target}/<uuid>` };
-  if (match[1] !== target) return { message: `'${href}' points into ${match[1]}: ${field} must point to ${target}` };
-  if (!family.uuids.has(match[2]!)) return { message: `'${href}' points to no existing ${target} record`, kind: 'conflict' };
+  const uuid = uuidIn(href, target);
+  if (uuid !== undefined && family.uuids.has(uuid)) return undefined;
+  const match = parseHref(href);
+  if (!match || !isFamilyName(match.family)) return { message: `'${href}' is not an href of the form ${hrefOf(target, '<uuid>')}` };
+  if (match.family !== target) return { message: `'${href}' points into ${match.family}: ${field} must point to ${target}` };
+  if (!family.uuids.has(match.uuid)) return { message: `'${href}' points to no existing ${target} record`, kind: 'conflict' };
   return undefined;
 }

@@ -1,4 +1,5 @@
 import { FAMILIES, type Family, type FamilyName } from '../catalog/families.ts';
+import { familyPath } from '../catalog/href.ts';
 import { listParameters, parameter, shapeParameters, uuidParameter } from './parameters.ts';
 import { ALWAYS, errorResponse, PAGE_HEADERS, response, success } from './responses.ts';
 import { componentName, ref, type Json } from './schemas.ts';
@@ -72,7 +73,7 @@ function served(name: string): Json {
 /** The list, random and by-uuid routes of a family (not the overview), and its translations. */
 function familyPaths(family: Family, example: string | undefined): Record<string, Json> {
   const name = componentName(family);
-  const base = `/api/v1/${family.name}`;
+  const base = familyPath(family.name);
   const tags = [familyTag(family)];
   const language = family.translation ? [parameter('Language'), parameter('AcceptLanguage')] : [];
   const badLanguage = family.translation ? errorResponse('A language the catalog does not have') : undefined;
@@ -139,7 +140,7 @@ function overviewPaths(overview: Family, example: string | undefined): Record<st
   };
   const language = [parameter('Language'), parameter('AcceptLanguage')];
   return {
-    '/api/v1/overview': {
+    [familyPath('overview')]: {
       get: {
         tags,
         operationId: 'getOverview',
@@ -149,8 +150,8 @@ function overviewPaths(overview: Family, example: string | undefined): Record<st
         responses: { ...answer, ...ALWAYS },
       },
     },
-    ...translationPaths(overview, '/api/v1/overview', { parameters: [], responses: {} }),
-    '/api/v1/overview/{uuid}': {
+    ...translationPaths(overview, familyPath('overview'), { parameters: [], responses: {} }),
+    [`${familyPath('overview')}/{uuid}`]: {
       get: {
         tags,
         operationId: 'getOverviewByUuid',
@@ -169,7 +170,7 @@ function socialPaths(example: string | undefined): Record<string, Json> {
   const uuid = uuidParameter(example);
   const actor = { 400: errorResponse('A malformed uuid'), 404: errorResponse('No such actor') };
   const list = { type: 'array', items: ref('Social') };
-  const base = '/api/v1/actors/{uuid}/socials';
+  const base = `${familyPath('actors')}/{uuid}/socials`;
   return {
     [base]: {
       get: { tags, operationId: 'listActorSocials', summary: "The actor's social accounts", description: 'Every social network account of the actor, as its `socials` field lists them.', parameters: [uuid], responses: { 200: success('Every social account', list, CACHED), 304: response('NotModified'), ...actor, ...ALWAYS } },

@@ -1,4 +1,5 @@
 import { FAMILIES, type Family } from '../catalog/families.ts';
+import { familyPath } from '../catalog/href.ts';
 import { SERVER_FIELDS } from '../catalog/edit/body.ts';
 import type { JsonSchema } from '../catalog/schemas/common.ts';
 import { familyTag } from './catalog-paths.ts';
@@ -70,7 +71,7 @@ export function addWritePaths(paths: Record<string, Json>, examples: Partial<Rec
     const name = componentName(family);
     const tags = [familyTag(family)];
     const overview = family.name === 'overview';
-    const base = overview ? '/api/v1/overview' : `/api/v1/${family.name}`;
+    const base = familyPath(family.name);
     const item = overview ? base : `${base}/{uuid}`;
     const uuid = overview ? [] : [uuidParameter(examples[family.name])];
     const headers = ['ETag', 'Cache-Control', ...(family.translation ? ['Content-Language'] : [])];
@@ -140,10 +141,10 @@ export function addWritePaths(paths: Record<string, Json>, examples: Partial<Rec
   const tags = ['Actors'];
   const uuid = [uuidParameter(examples.actors)];
   const social = ref('Social');
-  add(paths, '/api/v1/actors/{uuid}/socials', {
+  add(paths, `${familyPath('actors')}/{uuid}/socials`, {
     post: { tags, security: CURATOR, operationId: 'createActorSocial', summary: 'Add a social account (MAINTAINER, ADMIN)', description: 'An account on a network the actor has none on (409 if it has).', parameters: uuid, requestBody: body(social), responses: { 201: success('The social account', social, ['ETag', 'Cache-Control', 'Location']), 404: errorResponse('No such actor'), ...refusals('social') } },
   });
-  add(paths, '/api/v1/actors/{uuid}/socials/{social}', {
+  add(paths, `${familyPath('actors')}/{uuid}/socials/{social}`, {
     patch: { tags, security: CURATOR, operationId: 'patchActorSocial', summary: 'Change a social account (MAINTAINER, ADMIN)', description: 'A JSON Merge Patch of the account. Honours `If-Match`.', parameters: [...uuid, parameter('Social')], requestBody: body(ref('SocialPatch'), true), responses: { 200: success('The social account', social, ['ETag', 'Cache-Control']), 404: errorResponse('No such actor or social'), ...refusals('merge patch') } },
     delete: { tags, security: CURATOR, operationId: 'deleteActorSocial', summary: 'Delete a social account (MAINTAINER, ADMIN)', description: 'Honours `If-Match`.', parameters: [...uuid, parameter('Social')], responses: { 204: noContent('Deleted'), 404: errorResponse('No such actor or social'), ...refusals('request') } },
   });

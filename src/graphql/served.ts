@@ -1,5 +1,5 @@
 import type { Catalog } from '../catalog/catalog.ts';
-import type { FamilyName } from '../catalog/families.ts';
+import { parseFamilyHref } from '../catalog/href.ts';
 import type { FamilyStore } from '../catalog/store.ts';
 import { present } from '../http/present.ts';
 
@@ -28,11 +28,12 @@ export class ServedRecord {
 
   /** The record an href of this one points to, or undefined when there is none. */
   follow(href: string): ServedRecord | undefined {
-    const [, , , name, uuid] = href.split('/');
-    const store = this.catalog.store(name as FamilyName);
-    const position = store.position(uuid!);
+    const parsed = parseFamilyHref(href);
+    if (!parsed) return undefined;
+    const store = this.catalog.store(parsed.family);
+    const position = store.position(parsed.uuid);
     if (position === undefined) return undefined;
-    const key = `${name}/${position}/${this.language}`;
+    const key = `${parsed.family}/${position}/${this.language}`;
     let record = this.reached.get(key);
     if (!record) this.reached.set(key, (record = new ServedRecord(this.catalog, store, position, this.language, this.origin, this.reached)));
     return record;

@@ -1,5 +1,5 @@
 import type { Catalog } from '../catalog/catalog.ts';
-import type { FamilyName } from '../catalog/families.ts';
+import { parseFamilyHref } from '../catalog/href.ts';
 import type { FamilyStore } from '../catalog/store.ts';
 import { present } from './present.ts';
 import type { Shape } from './request-query.ts';
@@ -11,9 +11,10 @@ export function shapeKey({ expand, fields }: Shape): string {
 
 /** The record an href points to, as served in `language`. */
 function follow(catalog: Catalog, href: string, language: string, origin: string): Record<string, unknown> {
-  const [, , , name, uuid] = href.split('/');
-  const store = catalog.store(name as FamilyName);
-  return present(store, store.position(uuid!)!, language, origin);
+  // Served records link only to records that exist (the catalog's checks).
+  const { family, uuid } = parseFamilyHref(href)!;
+  const store = catalog.store(family);
+  return present(store, store.position(uuid)!, language, origin);
 }
 
 /**

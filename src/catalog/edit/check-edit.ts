@@ -3,6 +3,7 @@ import { FAMILIES, type FamilyName } from '../families.ts';
 import { checkOverview } from '../overview-check.ts';
 import { checkReferences, type Checked, type CheckedFamily } from '../reference-check.ts';
 import { checkSchema } from '../schema-check.ts';
+import { hrefOf, uuidIn } from '../href.ts';
 import type { Problem } from '../types.ts';
 import { Draft, type RowChange } from './draft.ts';
 
@@ -24,7 +25,7 @@ function scopeOf(changes: readonly RowChange[]): Scope {
 function withSeasons(scope: Scope, drafts: readonly Draft[]): Scope {
   const seasons = new Set<string>();
   for (const draft of drafts) {
-    for (const uuid of scope.get('seasons')!) seasons.add(`/api/v1/seasons/${uuid}`);
+    for (const uuid of scope.get('seasons')!) seasons.add(hrefOf('seasons', uuid));
     for (const uuid of scope.get('episodes')!) {
       const season = draft.record('episodes', uuid)?.season;
       if (typeof season === 'string') seasons.add(season);
@@ -32,7 +33,8 @@ function withSeasons(scope: Scope, drafts: readonly Draft[]): Scope {
   }
   const wider: Scope = new Map([...scope].map(([name, uuids]) => [name, new Set(uuids)]));
   for (const href of seasons) {
-    wider.get('seasons')!.add(href.slice('/api/v1/seasons/'.length));
+    const uuid = uuidIn(href, 'seasons');
+    if (uuid !== undefined) wider.get('seasons')!.add(uuid);
     for (const draft of drafts) for (const uuid of draft.linking('episodes', 'season', href)) wider.get('episodes')!.add(uuid);
   }
   return wider;

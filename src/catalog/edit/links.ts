@@ -1,4 +1,5 @@
 import { FAMILIES, type Family, type FamilyName, type FieldInfo } from '../families.ts';
+import { hrefOf, uuidIn } from '../href.ts';
 import type { Problem } from '../types.ts';
 import type { Draft, Row } from './draft.ts';
 
@@ -10,15 +11,7 @@ export interface Edit {
   conflicts: Problem[];
 }
 
-export const hrefOf = (name: FamilyName, uuid: string): string => `/api/v1/${name}/${uuid}`;
-
 const hrefsIn = (value: unknown): string[] => (typeof value === 'string' ? [value] : Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : []);
-
-/** The uuid an href of family `name` names, or undefined for an href into another family. */
-function uuidIn(href: string, name: FamilyName): string | undefined {
-  const prefix = `/api/v1/${name}/`;
-  return href.startsWith(prefix) ? href.slice(prefix.length) : undefined;
-}
 
 /** Changes another record of the draft as a consequence of the write (its `updated_at` too). */
 export function amend(edit: Edit, name: FamilyName, uuid: string, change: (row: Row) => Row): void {

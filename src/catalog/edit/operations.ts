@@ -7,7 +7,8 @@ import { FAMILIES, type Family, type FamilyName } from '../families.ts';
 import type { Problem } from '../types.ts';
 import { bodyObject, shown, splitBody, withoutNullFields, type SplitBody } from './body.ts';
 import type { Draft, Row, RowChange } from './draft.ts';
-import { detach, hrefOf, keepLinks, type Edit } from './links.ts';
+import { hrefOf } from '../href.ts';
+import { detach, keepLinks, type Edit } from './links.ts';
 import { mergePatch } from './merge-patch.ts';
 import { addToSeasonTotal, joinSeason, leaveSeason } from './seasons.ts';
 

@@ -1,7 +1,8 @@
 import type { Row } from './draft.ts';
-import { amend, closeChains, hrefOf, type Edit } from './links.ts';
+import { hrefOf, uuidIn } from '../href.ts';
+import { amend, closeChains, type Edit } from './links.ts';
 
-const seasonUuid = (href: unknown) => (typeof href === 'string' && href.startsWith('/api/v1/seasons/') ? href.slice('/api/v1/seasons/'.length) : undefined);
+const seasonUuid = (href: unknown) => (typeof href === 'string' ? uuidIn(href, 'seasons') : undefined);
 
 /** The other episodes of the season at `href`, as staged. */
 function episodesOf(edit: Edit, href: string, except: string): { uuid: string; row: Row }[] {
@@ -39,8 +40,7 @@ export function joinSeason(edit: Edit, uuid: string, episode: Row): Row {
     const following = last.row.next_episode;
     if (typeof following === 'string' && following !== own) {
       joined.next_episode = following;
-      const followingUuid = following.slice('/api/v1/episodes/'.length);
-      amend(edit, 'episodes', followingUuid, (row) => ({ ...row, prev_episode: own }));
+      amend(edit, 'episodes', uuidIn(following, 'episodes')!, (row) => ({ ...row, prev_episode: own }));
     }
     amend(edit, 'episodes', last.uuid, (row) => ({ ...row, next_episode: own }));
     joined.prev_episode = last.row.href;

@@ -1,5 +1,6 @@
 import type { Router } from '@koa/router';
 import type { Context } from 'koa';
+import { familyPath } from '../../catalog/href.ts';
 import { HttpError } from '../../lib/http-error.ts';
 import type { CachedResponse } from '../cached-response.ts';
 import { PACKAGE as pkg } from '../../lib/package-info.ts';
@@ -58,7 +59,7 @@ export function metaRoutes(router: Router, deps: RouteDeps): void {
 /** The overview's answer in `language` (with `data_count`), its pictures under `origin`, from the cache: what a GET sends and a write answers. */
 export function overviewEntry(deps: RouteDeps, language: string, origin: string): CachedResponse {
   const { catalog, cache } = deps.served.current;
-  return cache.get(`${language} ${origin}/api/v1/overview`, () => {
+  return cache.get(`${language} ${origin}${familyPath('overview')}`, () => {
     const record: Record<string, unknown> = { ...present(catalog.store('overview'), 0, language, origin), data_count: catalog.counts() };
     return { json: JSON.stringify(record), headers: { 'Content-Language': String(record.language) } };
   });
@@ -76,9 +77,9 @@ export function overviewRoutes(router: Router, deps: RouteDeps): void {
     if (uuid && uuid !== deps.served.current.catalog.overview.uuid) throw new HttpError(404, `Overview '${uuid}' not found`);
     return 0;
   };
-  router.get('/api/v1/overview', sendOverview);
-  translationRoutes(router, deps, 'overview', '/api/v1/overview', single);
-  router.get('/api/v1/overview/:uuid', (ctx) => {
+  router.get(familyPath('overview'), sendOverview);
+  translationRoutes(router, deps, 'overview', familyPath('overview'), single);
+  router.get(`${familyPath('overview')}/:uuid`, (ctx) => {
     single(ctx);
     sendOverview(ctx);
   });

@@ -1,6 +1,7 @@
 import type { Router } from '@koa/router';
 import type { Context } from 'koa';
 import type { FamilyName } from '../../catalog/families.ts';
+import { familyPath, hrefOf } from '../../catalog/href.ts';
 import { listPositions } from '../../catalog/query.ts';
 import type { CachedResponse } from '../cached-response.ts';
 import { readListQuery, readShape, requestLanguage, type Shape } from '../request-query.ts';
@@ -22,7 +23,7 @@ export function recordEntry(deps: RouteDeps, name: FamilyName, position: number,
   const { catalog, cache } = deps.served.current;
   const store = catalog.store(name);
   const uuid = store.records[position]!.uuid;
-  return cache.get(`${language} ${origin}/api/v1/${name}/${uuid}?${shapeKey(shape)}`, () => {
+  return cache.get(`${language} ${origin}${hrefOf(name, uuid)}?${shapeKey(shape)}`, () => {
     const record = shapeRecord(catalog, store, position, language, shape, origin);
     const served = store.translation(position, language).language;
     const headers: Record<string, string> = store.family.translation ? { 'Content-Language': served } : {};
@@ -39,7 +40,7 @@ function sendRecord(ctx: Context, deps: RouteDeps, name: FamilyName, position: n
 
 /** `GET /api/v1/F`, `/api/v1/F/random` and `/api/v1/F/{uuid}` for every family but the overview. */
 export function recordRoutes(router: Router, deps: RouteDeps, name: FamilyName): void {
-  const base = `/api/v1/${name}`;
+  const base = familyPath(name);
 
   router.get(base, (ctx) => {
     const { catalog, cache, pictures } = deps.served.current;

@@ -1,5 +1,6 @@
 import type { Router } from '@koa/router';
 import type { Context } from 'koa';
+import { familyPath } from '../../catalog/href.ts';
 import { socialNamed, socialsOf, type Social } from '../../catalog/socials.ts';
 import { HttpError } from '../../lib/http-error.ts';
 import type { CachedResponse } from '../cached-response.ts';
@@ -14,7 +15,7 @@ export function socialEntry(deps: RouteDeps, uuid: string, social: Social): Cach
 
 /** `/api/v1/actors/{uuid}/socials`, `/socials/random` and `/socials/{social}`: that actor's only. */
 export function socialRoutes(router: Router, deps: RouteDeps): void {
-  const base = '/api/v1/actors/:uuid/socials';
+  const base = `${familyPath('actors')}/:uuid/socials`;
   const actorOf = (ctx: Context) => {
     const store = deps.served.current.catalog.store('actors');
     const actor = store.records[positionOf(ctx, store)]!;

@@ -1,6 +1,7 @@
 import type { Router } from '@koa/router';
 import type { Context } from 'koa';
 import type { FamilyName } from '../../catalog/families.ts';
+import { recordPath } from '../../catalog/href.ts';
 import type { FamilyStore } from '../../catalog/store.ts';
 import { HttpError } from '../../lib/http-error.ts';
 import type { CachedResponse } from '../cached-response.ts';
@@ -22,7 +23,7 @@ const translationKey = (name: FamilyName, path: string, suffix: string) => `tran
 /** One translation's answer, from the cache: what `GET …/translations/{language}` sends and a write answers. */
 export function translationEntry(deps: RouteDeps, name: FamilyName, position: number, language: string): CachedResponse {
   const store = deps.served.current.catalog.store(name);
-  const record = name === 'overview' ? '/api/v1/overview' : `/api/v1/${name}/${store.records[position]!.uuid}`;
+  const record = recordPath(name, store.records[position]!.uuid);
   return deps.served.current.cache.get(translationKey(name, `${record}/translations/${language}`, language), () => ({ json: translationJson(store, position, language), headers: { 'Content-Language': language } }));
 }
 

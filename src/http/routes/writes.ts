@@ -4,6 +4,7 @@ import type { Caller } from '../../accounts/account.ts';
 import { createRecord, deleteRecord, patchRecord, type WriteOutcome } from '../../catalog/edit/operations.ts';
 import { createSocial, createTranslation, deleteSocial, deleteTranslation, patchSocial, patchTranslation } from '../../catalog/edit/sub-resources.ts';
 import { FAMILY_NAMES, family, type FamilyName } from '../../catalog/families.ts';
+import { familyPath, hrefOf } from '../../catalog/href.ts';
 import { socialNamed } from '../../catalog/socials.ts';
 import type { Draft } from '../../catalog/edit/draft.ts';
 import { HttpError } from '../../lib/http-error.ts';
@@ -95,13 +96,13 @@ export function writeRoutes(router: Router, deps: WriteDeps): void {
   };
 
   for (const name of FAMILY_NAMES) {
-    const base = name === 'overview' ? '/api/v1/overview' : `/api/v1/${name}`;
+    const base = familyPath(name);
     const item = name === 'overview' ? base : `${base}/:uuid`;
     const target = (ctx: Context) => (name === 'overview' ? deps.served.current.catalog.overview.uuid : uuidOf(ctx, name));
 
     router.post(base, curatorsOnly, created, async (ctx) => {
       const outcome = await run(ctx, (draft) => createRecord(draft, name, ctx.request.body));
-      answer(ctx, 201, recordAnswer(ctx, name, outcome), `/api/v1/${name}/${outcome.uuid}`);
+      answer(ctx, 201, recordAnswer(ctx, name, outcome), hrefOf(name, outcome.uuid));
     });
     router.patch(item, curatorsOnly, merged, async (ctx) => {
       const uuid = target(ctx);
@@ -148,7 +149,7 @@ type Run = <T extends WriteOutcome>(ctx: Context, stage: (draft: Draft) => T, pr
 
 /** An actor's socials: POST a new one, PATCH or DELETE one by its network's name. */
 function socialWrites(router: Router, deps: WriteDeps, run: Run, uuidOf: (ctx: Context, name: FamilyName) => string): void {
-  const base = '/api/v1/actors/:uuid/socials';
+  const base = `${familyPath('actors')}/:uuid/socials`;
   const socialOf = (uuid: string, name: string) => {
     const store = deps.served.current.catalog.store('actors');
     return socialNamed(store.records[store.position(uuid)!]!, name);
@@ -161,7 +162,7 @@ function socialWrites(router: Router, deps: WriteDeps, run: Run, uuidOf: (ctx: C
   router.post(base, curatorsOnly, created, async (ctx) => {
     const uuid = uuidOf(ctx, 'actors');
     const outcome = await run(ctx, (draft) => createSocial(draft, uuid, ctx.request.body));
-    answer(ctx, 201, socialEntry(deps, uuid, socialOf(uuid, outcome.social)!), `/api/v1/actors/${uuid}/socials/${encodeURIComponent(outcome.social)}`);
+    answer(ctx, 201, socialEntry(deps, uuid, socialOf(uuid, outcome.social)!), `${hrefOf('actors', uuid)}/socials/${encodeURIComponent(outcome.social)}`);
   });
   router.patch(`${base}/:social`, curatorsOnly, merged, async (ctx) => {
     const uuid = uuidOf(ctx, 'actors');
