@@ -1,8 +1,4 @@
-/** Roles in increasing order of trust; BASIC is what a self-registered account gets. */
-export const ROLES = ['BASIC', 'DEV', 'MAINTAINER', 'ADMIN'] as const;
-
-/** One of ROLES. */
-export type Role = (typeof ROLES)[number];
+import type { Role } from '../lib/roles.ts';
 
 /**
  * One account as stored. `password_hash` is a self-describing scrypt string (see

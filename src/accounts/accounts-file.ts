@@ -1,6 +1,7 @@
 import { UUID_PATTERN } from '../lib/formats.ts';
 import { compileValidator } from '../lib/validators.ts';
-import { ROLES, type Account } from './account.ts';
+import { ROLES } from '../lib/roles.ts';
+import type { Account } from './account.ts';
 import { HASH_PATTERN } from './passwords.ts';
 
 /** What the accounts file holds. */

@@ -1,4 +1,5 @@
-import { ROLES, type Account, type Role } from './account.ts';
+import { ROLES, type Role } from '../lib/roles.ts';
+import type { Account } from './account.ts';
 import { accountsFileProblem } from './accounts-file.ts';
 import type { AccountStore } from './store.ts';
 

@@ -1,6 +1,6 @@
 import type { ErrorObject } from 'ajv';
 import { compileValidator } from '../lib/validators.ts';
-import { ROLES, type Role } from './account.ts';
+import { ROLES, type Role } from '../lib/roles.ts';
 
 const name = { type: 'string', minLength: 1, maxLength: 50, pattern: '\\S' };
 const username = { type: 'string', minLength: 3, maxLength: 30, pattern: '^[A-Za-z0-9_.-]+$' };

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
-import type { Account, Caller, Role } from './account.ts';
+import type { Role } from '../lib/roles.ts';
+import type { Account, Caller } from './account.ts';
 
 /** `iss` of every token. */
 export const TOKEN_ISSUER = 'series-catalog-api';

@@ -1,7 +1,7 @@
 import { FAMILIES, type Family } from '../catalog/families.ts';
 import { language, listOf, object, type JsonSchema } from '../catalog/schemas/common.ts';
 import { CREDENTIALS_BODY_SCHEMA, REGISTER_BODY_SCHEMA } from '../accounts/schemas.ts';
-import { ROLES } from '../accounts/account.ts';
+import { ROLES } from '../lib/roles.ts';
 import { capitalize } from '../lib/text.ts';
 
 /** An OpenAPI object, loosely typed: the validator test checks the whole document. */

@@ -1,4 +1,6 @@
-/** Who a request counts against: an account's role, or `anonymous` for everyone else. */
-export type Tier = 'anonymous' | 'BASIC' | 'DEV' | 'MAINTAINER' | 'ADMIN';
+import { ROLES, type Role } from '../lib/roles.ts';
 
-export const TIERS: readonly Tier[] = ['anonymous', 'BASIC', 'DEV', 'MAINTAINER', 'ADMIN'];
+/** Who a request counts against: an account's role, or `anonymous` for everyone else. */
+export type Tier = 'anonymous' | Role;
+
+export const TIERS: readonly Tier[] = ['anonymous', ...ROLES];

@@ -1,0 +1,8 @@
+/**
+ * The roles of an account, in increasing order of trust; BASIC is what a self-registered
+ * account gets. Accounts store one; rate limits give each its own budget.
+ */
+export const ROLES = ['BASIC', 'DEV', 'MAINTAINER', 'ADMIN'] as const;
+
+/** One of ROLES. */
+export type Role = (typeof ROLES)[number];
