@@ -1,3 +1,5 @@
+import { UUID_PATTERN } from '../lib/formats.ts';
+import { HttpError } from '../lib/http-error.ts';
 import { isFamilyName, type FamilyName } from './families.ts';
 
 // The one owner of the href format, `/api/v1/<family>/<uuid>`: every record's `href`, every
@@ -48,4 +50,19 @@ export function parseHref(href: string): { family: string; uuid: string } | unde
 export function parseFamilyHref(href: string): { family: FamilyName; uuid: string } | undefined {
   const parsed = parseHref(href);
   return parsed && isFamilyName(parsed.family) ? { family: parsed.family, uuid: parsed.uuid } : undefined;
+}
+
+const UUID = new RegExp(UUID_PATTERN);
+
+/**
+ * A uuid as given in a path or an argument, in lower case (the form records hold), or a 400
+ * when it is not one.
+ *
+ * @example
+ * checkedUuid('0A1B…'); // '0a1b…'
+ */
+export function checkedUuid(raw: string): string {
+  const uuid = raw.toLowerCase();
+  if (!UUID.test(uuid)) throw new HttpError(400, `'${raw}' is not a valid uuid`);
+  return uuid;
 }

@@ -14,11 +14,9 @@ import {
 } from 'graphql';
 import type { Catalog } from '../catalog/catalog.ts';
 import { FAMILIES, FAMILY_NAMES, sortableFields, type Family } from '../catalog/families.ts';
-import { listPositions } from '../catalog/query.ts';
-import { words } from '../catalog/search.ts';
-import { knownLanguage } from '../http/request-query.ts';
-import { UUID_PATTERN } from '../lib/formats.ts';
-import { HttpError } from '../lib/http-error.ts';
+import { knownLanguage } from '../catalog/language.ts';
+import { listPage, readListQuery } from '../catalog/list-request.ts';
+import { checkedUuid } from '../catalog/href.ts';
 import { conditionsOf, filterInput } from './filters.ts';
 import type { Pacer } from './pacer.ts';
 import { RecordTypes, typeName } from './record-types.ts';
@@ -40,7 +38,6 @@ export type GraphQLContext = {
 
 type RootField = GraphQLFieldConfig<unknown, GraphQLContext, Record<string, unknown>>;
 
-const UUID = new RegExp(UUID_PATTERN);
 const nonNull = <T extends GraphQLNullableType>(type: T) => new GraphQLNonNull(type);
 
 const ORDER = new GraphQLEnumType({ name: 'Order', values: { asc: { description: 'Ascending' }, desc: { description: 'Descending' } } });
@@ -51,12 +48,6 @@ const LANGUAGE_ARGUMENT: GraphQLFieldConfigArgumentMap = {
 
 function languageOf(args: Record<string, unknown>, context: GraphQLContext): string {
   return typeof args.language === 'string' ? knownLanguage(context.catalog, args.language) : context.preferred;
-}
-
-function positive(args: Record<string, unknown>, name: string, fallback: number): number {
-  const value = args[name] ?? fallback;
-  if (typeof value !== 'number' || value < 1) throw new HttpError(400, `Argument '${name}' must be a positive integer, got ${String(value)}`);
-  return value;
 }
 
 /** A family's translations as a type: the language, then the translated fields. */
@@ -133,19 +124,14 @@ function familyFields(family: Family, types: RecordTypes): Record<string, RootFi
       resolve: (_, args, context) => {
         const store = context.catalog.store(family.name);
         const language = languageOf(args, context);
-        const pageNumber = positive(args, 'page', 1);
-        const size = Math.min(positive(args, 'size', 10), context.maxPageSize);
-        let search: string[] | undefined;
-        if (typeof args.q === 'string') {
-          search = [...new Set(words(args.q))];
-          if (search.length === 0) throw new HttpError(400, `Argument 'q' has no words to search for, got '${args.q}'`);
-        }
-        const sortBy = typeof args.sort === 'string' ? { field: args.sort, direction: args.order as 'asc' | 'desc' } : undefined;
+        const text = (value: unknown) => (typeof value === 'string' ? value : undefined);
+        // `order` has a default in the schema: it counts only beside a `sort`, as it always has.
+        const sorted = text(args.sort);
         const conditions = conditionsOf(family, args.filter as Parameters<typeof conditionsOf>[1]);
-        const positions = listPositions(store, { conditions, ...(search ? { search } : {}), ...(sortBy ? { sort: sortBy } : {}) }, language);
-        const from = Math.min((pageNumber - 1) * size, positions.length);
-        const items = Array.from(positions.subarray(from, Math.min(from + size, positions.length)), (p) => new ServedRecord(context.catalog, store, p, language, context.origin, context.reached));
-        return { items, page: pageNumber, size, total_items: positions.length, total_pages: Math.ceil(positions.length / size) };
+        const params = { page: args.page as number, size: args.size as number, sort: sorted, order: sorted && text(args.order), q: text(args.q), conditions };
+        const page = listPage(store, readListQuery(family, params, context.maxPageSize), language);
+        const items = Array.from(page.positions, (p) => new ServedRecord(context.catalog, store, p, language, context.origin, context.reached));
+        return { items, page: page.page, size: page.size, total_items: page.totalItems, total_pages: page.totalPages };
       },
     },
     [single]: {
@@ -153,10 +139,8 @@ function familyFields(family: Family, types: RecordTypes): Record<string, RootFi
       description: `One ${single} by uuid, or null when there is none`,
       args: { uuid: { type: nonNull(GraphQLID) }, ...LANGUAGE_ARGUMENT },
       resolve: (_, args, context) => {
-        const raw = String(args.uuid);
-        if (!UUID.test(raw.toLowerCase())) throw new HttpError(400, `'${raw}' is not a valid uuid`);
         const store = context.catalog.store(family.name);
-        const position = store.position(raw.toLowerCase());
+        const position = store.position(checkedUuid(String(args.uuid)));
         return position === undefined ? null : new ServedRecord(context.catalog, store, position, languageOf(args, context), context.origin, context.reached);
       },
     },

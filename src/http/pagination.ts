@@ -1,5 +1,5 @@
 import type { Context } from 'koa';
-import type { ListQuery } from './request-query.ts';
+import type { ListQuery } from '../catalog/list-request.ts';
 
 /**
  * Paging headers of a list answer: the `X-Pagination-*` quartet HawAPI clients read and an
@@ -13,8 +13,9 @@ import type { ListQuery } from './request-query.ts';
 export function pageHeaders(ctx: Context, query: ListQuery, total: number, onPage: number): Record<string, string> {
   const pages = Math.ceil(total / query.size);
   const last = Math.max(1, pages);
+  // Parsed once; each target sets its own page on it.
+  const params = new URLSearchParams(ctx.querystring);
   const target = (page: number) => {
-    const params = new URLSearchParams(ctx.querystring);
     params.set('page', String(page));
     params.set('size', String(query.size));
     return `<${ctx.path}?${params}>`;

@@ -1,43 +1,11 @@
 import type { Context } from 'koa';
 import type { Catalog } from '../catalog/catalog.ts';
-import { relationsOf, servedFields, sortableFields, type Family } from '../catalog/families.ts';
-import type { Condition } from '../catalog/filter.ts';
-import { parseFilter } from '../catalog/filter-syntax.ts';
-import type { Direction } from '../catalog/order.ts';
-import { words } from '../catalog/search.ts';
-import { HttpError } from '../lib/http-error.ts';
-
-/** How a record is served: relations to replace by their records, and the fields to keep. */
-export interface Shape {
-  expand: string[];
-  /** Undefined: every field. */
-  fields?: string[];
-}
-
-/** What a list request asks for, checked and typed. */
-export interface ListQuery {
-  page: number;
-  size: number;
-  sort?: { field: string; direction: Direction };
-  conditions: Condition[];
-  /** The words of `q`, normalized for search. */
-  search?: string[];
-  shape: Shape;
-}
+import type { Family } from '../catalog/families.ts';
+import { knownLanguage } from '../catalog/language.ts';
+import { once, readListQuery as readCatalogListQuery, readShape as readCatalogShape, type ListQuery, type Shape } from '../catalog/list-request.ts';
 
 /** The query parameter as one string; a repeated parameter is a 400 naming it. */
-function single(ctx: Context, name: string): string | undefined {
-  const value = ctx.query[name];
-  if (Array.isArray(value)) throw new HttpError(400, `Parameter '${name}' was given ${value.length} times; give it once`);
-  return value;
-}
-
-/** The catalog language `asked` names (any case), or a 400 listing the available ones. */
-export function knownLanguage(catalog: Catalog, asked: string): string {
-  const found = catalog.languages.find((l) => l.toLowerCase() === asked.toLowerCase());
-  if (!found) throw new HttpError(400, `Unknown language '${asked}'; available: ${catalog.languages.join(', ')}`);
-  return found;
-}
+const single = (ctx: Context, name: string): string | undefined => once<string>(name, ctx.query[name]);
 
 /**
  * The language to serve a family in: the `language` parameter (any case, answered in
@@ -75,89 +43,18 @@ export function checkLanguageParameter(ctx: Context, catalog: Catalog): void {
   if (asked !== undefined) knownLanguage(catalog, asked);
 }
 
-/** A comma-separated parameter as a list of distinct names, in the order given. */
-function names(ctx: Context, parameter: string): string[] | undefined {
-  const raw = single(ctx, parameter);
-  if (raw === undefined) return undefined;
-  const list = [...new Set(raw.split(',').map((name) => name.trim()))];
-  if (list.some((name) => name === '')) throw new HttpError(400, `Parameter '${parameter}' needs comma-separated names, got '${raw}'`);
-  return list;
-}
-
-/**
- * Reads `expand` and `fields`: every name must be one of the family's relations or fields.
- *
- * @example
- * // GET /api/v1/actors?expand=character&fields=first_name,character
- * readShape(ctx, family('actors')); // { expand: ['character'], fields: ['first_name', 'character'] }
- */
-export function readShape(ctx: Context, family: Family): Shape {
-  const expand = names(ctx, 'expand') ?? [];
-  const relations = relationsOf(family);
-  for (const name of expand) {
-    if (!relations.includes(name)) {
-      const listed = relations.length ? `expandable: ${relations.join(', ')}` : 'it has no relations';
-      throw new HttpError(400, `Cannot expand '${name}' of ${family.name}; ${listed}`);
-    }
-  }
-  const fields = names(ctx, 'fields');
-  const known = servedFields(family);
-  for (const name of fields ?? []) {
-    if (!known.includes(name)) throw new HttpError(400, `Unknown field '${name}' for ${family.name}; fields: ${known.join(', ')}`);
-  }
-  return { expand, ...(fields ? { fields } : {}) };
-}
-
-function positive(ctx: Context, name: string, fallback: number): number {
-  const raw = single(ctx, name);
-  if (raw === undefined) return fallback;
-  if (!/^[1-9]\d*$/.test(raw)) throw new HttpError(400, `Parameter '${name}' must be a positive integer, got '${raw}'`);
-  return Math.min(Number(raw), Number.MAX_SAFE_INTEGER);
-}
-
-function direction(raw: string, from: string): Direction {
-  const lower = raw.toLowerCase();
-  if (lower !== 'asc' && lower !== 'desc') throw new HttpError(400, `Sort direction in '${from}' must be asc or desc (any case), got '${raw}'`);
-  return lower;
-}
-
-/** Reads `sort` (`field` or `field,direction`) and `order`; each value is checked before how they combine. */
-function readSort(ctx: Context, family: Family): ListQuery['sort'] {
-  const sort = single(ctx, 'sort');
-  const order = single(ctx, 'order');
-  const fromOrder = order === undefined ? undefined : direction(order, 'order');
-  if (sort === undefined) {
-    if (order !== undefined) throw new HttpError(400, `Parameter 'order' ('${order}') needs a 'sort' field`);
-    return undefined;
-  }
-  const [field = '', suffix, ...extra] = sort.split(',');
-  if (extra.length > 0) throw new HttpError(400, `Parameter 'sort' takes one field and an optional direction, got '${sort}'`);
-  const fromSuffix = suffix === undefined ? undefined : direction(suffix, 'sort');
-  const info = family.fields.get(field);
-  if (!info || info.list) {
-    throw new HttpError(400, `Cannot sort ${family.name} by '${field}'; sortable: ${sortableFields(family).join(', ')}`);
-  }
-  if (fromSuffix && fromOrder && fromSuffix !== fromOrder) {
-    throw new HttpError(400, `Parameters 'sort' (${fromSuffix}) and 'order' (${fromOrder}) disagree`);
-  }
-  return { field, direction: fromSuffix ?? fromOrder ?? 'asc' };
-}
-
-function readSearch(ctx: Context): string[] | undefined {
-  const q = single(ctx, 'q');
-  if (q === undefined) return undefined;
-  const found = [...new Set(words(q))];
-  if (found.length === 0) throw new HttpError(400, `Parameter 'q' has no words to search for, got '${q}'`);
-  return found;
-}
-
-/** The parameters of a list that are not filters, each read by its own reader above. */
+/** The parameters of a list that are not filters. */
 const LIST_OPTIONS = new Set(['page', 'size', 'sort', 'order', 'language', 'q', 'expand', 'fields']);
 
+/** Reads `expand` and `fields` of a request (see the catalog's `readShape`). */
+export function readShape(ctx: Context, family: Family): Shape {
+  return readCatalogShape(family, { expand: ctx.query.expand, fields: ctx.query.fields });
+}
+
 /**
- * Reads a list request's query string: paging, sort, search, shape and filters. Every other
- * parameter must name a filterable field; an unknown one is a 400 listing them. (The
- * language is read first, by `requestLanguage`, as it picks the cached answer.)
+ * A list request's query string as the catalog's list request: every parameter that is not
+ * an option is a filter. (The language is read first, by `requestLanguage`, as it picks the
+ * cached answer.)
  *
  * @example
  * // GET /api/v1/actors?gender=:1,2&sort=birth_date,DESC&size=5
@@ -165,20 +62,11 @@ const LIST_OPTIONS = new Set(['page', 'size', 'sort', 'order', 'language', 'q', 
  * // { page: 1, size: 5, sort: { field: 'birth_date', direction: 'desc' }, conditions: [...], shape: { expand: [] } }
  */
 export function readListQuery(ctx: Context, family: Family, maxPageSize: number): ListQuery {
-  const page = positive(ctx, 'page', 1);
-  const size = Math.min(positive(ctx, 'size', 10), maxPageSize);
-  const sort = readSort(ctx, family);
-  const conditions: Condition[] = [];
+  const { page, size, sort, order, q, expand, fields } = ctx.query;
+  const filters: [string, string][] = [];
   for (const [name, value] of Object.entries(ctx.query)) {
     if (LIST_OPTIONS.has(name)) continue;
-    const field = family.fields.get(name);
-    if (!field) throw new HttpError(400, `Unknown filter '${name}' for ${family.name}; filterable: ${[...family.fields.keys()].join(', ')}`);
-    for (const raw of Array.isArray(value) ? value : [value ?? '']) {
-      const parsed = parseFilter(field, raw);
-      if ('error' in parsed) throw new HttpError(400, parsed.error);
-      conditions.push(parsed.condition);
-    }
+    for (const raw of Array.isArray(value) ? value : [value ?? '']) filters.push([name, raw]);
   }
-  const search = readSearch(ctx);
-  return { page, size, ...(sort ? { sort } : {}), conditions, ...(search ? { search } : {}), shape: readShape(ctx, family) };
+  return readCatalogListQuery(family, { page, size, sort, order, q, expand, fields, filters }, maxPageSize);
 }

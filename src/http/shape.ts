@@ -2,7 +2,7 @@ import type { Catalog } from '../catalog/catalog.ts';
 import { parseFamilyHref } from '../catalog/href.ts';
 import type { FamilyStore } from '../catalog/store.ts';
 import { present } from './present.ts';
-import type { Shape } from './request-query.ts';
+import type { Shape } from '../catalog/list-request.ts';
 
 /** The text a cache key needs to tell shapes apart. */
 export function shapeKey({ expand, fields }: Shape): string {

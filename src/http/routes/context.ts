@@ -1,6 +1,6 @@
 import type { Context } from 'koa';
 import type { FamilyStore } from '../../catalog/store.ts';
-import { UUID_PATTERN } from '../../lib/formats.ts';
+import { checkedUuid } from '../../catalog/href.ts';
 import { HttpError } from '../../lib/http-error.ts';
 import type { ServedCatalog } from '../state.ts';
 import { capitalize } from '../../lib/text.ts';
@@ -16,8 +16,6 @@ export interface RouteDeps {
   publicUrl?: string;
 }
 
-const UUID = new RegExp(UUID_PATTERN);
-
 /** `Cache-Control` of catalog reads, which any cache may share. */
 export function publicCache(deps: RouteDeps): string {
   return `public, max-age=${deps.cacheSeconds}`;
@@ -30,9 +28,7 @@ export function title(store: FamilyStore): string {
 
 /** The position of the record named by the `uuid` route parameter: 400 if malformed, 404 if absent. */
 export function positionOf(ctx: Context, store: FamilyStore): number {
-  const raw = String(ctx.params.uuid);
-  const uuid = raw.toLowerCase();
-  if (!UUID.test(uuid)) throw new HttpError(400, `'${raw}' is not a valid uuid`);
+  const uuid = checkedUuid(String(ctx.params.uuid));
   const position = store.position(uuid);
   if (position === undefined) throw new HttpError(404, `${title(store)} '${uuid}' not found`);
   return position;

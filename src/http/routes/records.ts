@@ -2,9 +2,9 @@ import type { Router } from '@koa/router';
 import type { Context } from 'koa';
 import type { FamilyName } from '../../catalog/families.ts';
 import { familyPath, hrefOf } from '../../catalog/href.ts';
-import { listPositions } from '../../catalog/query.ts';
 import type { CachedResponse } from '../cached-response.ts';
-import { readListQuery, readShape, requestLanguage, type Shape } from '../request-query.ts';
+import { listPage, type Shape } from '../../catalog/list-request.ts';
+import { readListQuery, readShape, requestLanguage } from '../request-query.ts';
 import { pageHeaders } from '../pagination.ts';
 import { shapeKey, shapeRecord } from '../shape.ts';
 import { pictureOrigin } from '../origin.ts';
@@ -49,11 +49,9 @@ export function recordRoutes(router: Router, deps: RouteDeps, name: FamilyName):
     const origin = pictureOrigin(ctx, deps.publicUrl, pictures);
     const entry = cache.get(`${language} ${origin}${ctx.url}`, () => {
       const query = readListQuery(ctx, store.family, deps.maxPageSize);
-      const positions = listPositions(store, query, language);
-      const from = Math.min((query.page - 1) * query.size, positions.length);
-      const page = positions.subarray(from, Math.min(from + query.size, positions.length));
-      const records = Array.from(page, (p) => shapeRecord(catalog, store, p, language, query.shape, origin));
-      const headers = pageHeaders(ctx, query, positions.length, page.length);
+      const page = listPage(store, query, language);
+      const records = Array.from(page.positions, (p) => shapeRecord(catalog, store, p, language, query.shape, origin));
+      const headers = pageHeaders(ctx, query, page.totalItems, records.length);
       if (store.family.translation) headers['Content-Language'] = language;
       // An empty page costs nothing to find again: it is not kept (see BuiltAnswer.cheap).
       return { json: JSON.stringify(records), headers, cheap: records.length === 0 };
