@@ -1,7 +1,8 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { FAMILIES, type FieldInfo } from '../src/catalog/families.ts';
-import { FILTER_OPERATORS, parseFilter } from '../src/catalog/filter-syntax.ts';
+import { FILTER_OPERATORS } from '../src/catalog/filter-operators.ts';
+import { parseFilter } from '../src/catalog/filter-syntax.ts';
 
 /** A valid value of each kind. */
 const SAMPLE: Record<FieldInfo['kind'], string> = {

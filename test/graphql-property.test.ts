@@ -5,7 +5,11 @@ import fc from 'fast-check';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { generateCatalog, writeCatalog } from '../scripts/lib/generate-catalog.ts';
+import type { FieldInfo } from '../src/catalog/families.ts';
 import type { Scalar } from '../src/catalog/field-index.ts';
+import type { Condition } from '../src/catalog/filter.ts';
+import { graphqlOperators } from '../src/catalog/filter-operators.ts';
+import { parseFilter } from '../src/catalog/filter-syntax.ts';
 import type { FamilyStore } from '../src/catalog/store.ts';
 import { oracleCatalog } from './helpers/catalog-oracle.ts';
 import { json, startApp } from './helpers/http.ts';
@@ -18,6 +22,25 @@ const catalog = await oracleCatalog(dir);
 const LANGUAGES = ['en-US', 'pt-BR'];
 const FAMILIES = ['actors', 'characters', 'episodes', 'seasons', 'locations', 'soundtracks', 'games'] as const;
 
+/** The values a condition was made from, in the order an operator takes them. */
+function valuesOf(condition: Condition): Scalar[] {
+  if ('values' in condition) return [...condition.values];
+  if ('value' in condition) return [condition.value];
+  return [condition.range.min, condition.range.max].filter((v): v is Scalar => v !== undefined);
+}
+
+/**
+ * GraphQL's name for what a query-string filter asks, found in the catalog's one table of
+ * operators: the GraphQL operator of the field that makes the same condition.
+ */
+function graphqlName(field: FieldInfo, raw: string): string {
+  const parsed = parseFilter(field, raw);
+  if ('error' in parsed) throw new Error(parsed.error);
+  const same = [...graphqlOperators(field)].find(([, operator]) => JSON.stringify(operator.condition(field, valuesOf(parsed.condition))) === JSON.stringify(parsed.condition));
+  if (!same) throw new Error(`no GraphQL operator of ${field.name} for '${raw}'`);
+  return same[0];
+}
+
 /** One filter written both ways: the query string's operator syntax and GraphQL's typed operator. */
 type Both = { param: [string, string]; field: string; op: string; value: Scalar | Scalar[] };
 
@@ -26,20 +49,20 @@ function filterFor(store: FamilyStore, language: string): fc.Arbitrary<Both> {
     const value = fc.constantFrom(...sampleValues(store, field, language, 30));
     const name = field.name;
     const list = (vs: Scalar[]) => vs.map(String).join(',');
+    const both = (raw: string, value: Scalar | Scalar[]): Both => ({ param: [name, raw], field: name, op: graphqlName(field, raw), value });
     const options: fc.Arbitrary<Both>[] = [
-      value.map((v) => ({ param: [name, `=${v}`], field: name, op: field.list ? 'has' : 'eq', value: v })),
-      value.map((v) => ({ param: [name, `!${v}`], field: name, op: field.list ? 'hasNot' : 'ne', value: v })),
-      fc.uniqueArray(value, { minLength: 1, maxLength: 3 }).map((vs) => ({ param: [name, `!:${list(vs)}`], field: name, op: field.list ? 'hasNone' : 'notIn', value: vs })),
-      fc.uniqueArray(value, { minLength: 1, maxLength: 2 }).map((vs) => ({ param: [name, `:${list(vs)}`], field: name, op: field.list ? 'hasAll' : 'in', value: vs })),
+      value.map((v) => both(`=${v}`, v)),
+      value.map((v) => both(`!${v}`, v)),
+      fc.uniqueArray(value, { minLength: 1, maxLength: 3 }).map((vs) => both(`!:${list(vs)}`, vs)),
+      fc.uniqueArray(value, { minLength: 1, maxLength: 2 }).map((vs) => both(`:${list(vs)}`, vs)),
     ];
     if (field.kind === 'string') {
       const needle = value.map((v) => String(v).slice(1, 4)).filter((n) => n.length > 0);
-      options.push(needle.map((n) => ({ param: [name, `*${n}`], field: name, op: 'contains', value: n })));
-      options.push(needle.map((n) => ({ param: [name, `!*${n}`], field: name, op: 'notContains', value: n })));
+      options.push(needle.map((n) => both(`*${n}`, n)));
+      options.push(needle.map((n) => both(`!*${n}`, n)));
     } else if (!field.list) {
-      const ops = { '>': 'gt', '>=': 'gte', '<': 'lt', '<=': 'lte' } as const;
-      options.push(fc.tuple(fc.constantFrom(...(Object.keys(ops) as (keyof typeof ops)[])), value).map(([o, v]) => ({ param: [name, `${o}${v}`], field: name, op: ops[o], value: v })));
-      options.push(fc.tuple(value, value).map(([a, b]) => ({ param: [name, `${a}::${b}`], field: name, op: 'between', value: [a, b] })));
+      options.push(fc.tuple(fc.constantFrom('>', '>=', '<', '<='), value).map(([o, v]) => both(`${o}${v}`, v)));
+      options.push(fc.tuple(value, value).map(([a, b]) => both(`${a}::${b}`, [a, b])));
     }
     return fc.oneof(...options);
   });

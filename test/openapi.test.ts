@@ -3,7 +3,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { CREDENTIALS_BODY_SCHEMA, REGISTER_BODY_SCHEMA } from '../src/accounts/schemas.ts';
 import { FAMILIES } from '../src/catalog/families.ts';
-import { FILTER_OPERATORS } from '../src/catalog/filter-syntax.ts';
+import { FILTER_OPERATORS } from '../src/catalog/filter-operators.ts';
 import { createLogger } from '../src/config/logger.ts';
 import { createApp } from '../src/app.ts';
 import { EXPOSED_HEADERS } from '../src/http/headers.ts';

@@ -1,5 +1,5 @@
 import { FAMILIES, type FamilyName } from '../catalog/families.ts';
-import { FILTER_OPERATORS } from '../catalog/filter-syntax.ts';
+import { FILTER_OPERATORS } from '../catalog/filter-operators.ts';
 import { catalogPaths, familyTag } from './catalog-paths.ts';
 import { addWritePaths, writeSchemas } from './write-paths.ts';
 import { GRAPHQL_SCHEMAS, graphqlPaths } from './graphql-paths.ts';

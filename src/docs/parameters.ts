@@ -1,5 +1,5 @@
 import { FAMILIES, relationsOf, servedFields, sortableFields, type Family, type FieldInfo } from '../catalog/families.ts';
-import { FILTER_OPERATORS } from '../catalog/filter-syntax.ts';
+import { FILTER_OPERATORS } from '../catalog/filter-operators.ts';
 import type { Json } from './schemas.ts';
 
 /** What the parameter descriptions say about this deployment. */
