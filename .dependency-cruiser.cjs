@@ -10,7 +10,7 @@ const LAYERS = [
   ['http', 'src/http/'],
   ['graphql', 'src/graphql/'],
   ['docs', 'src/docs/'],
-  ['app', 'src/(app|main)\\.ts$'],
+  ['app', 'src/(app|main|parts)\\.ts$'],
 ];
 
 const pathOf = (name) => `^${LAYERS.find(([layer]) => layer === name)[1]}`;

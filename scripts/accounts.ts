@@ -5,7 +5,7 @@ import { read } from 'read';
 import { accountTable, changeRole, deleteByUsername, exportAccounts, importAccounts } from '../src/accounts/admin.ts';
 import { openStore, passwordHasher } from '../src/accounts/open.ts';
 import { createAccount, readRegisterBody } from '../src/accounts/service.ts';
-import { accountOptions } from '../src/app.ts';
+import { accountOptions } from '../src/parts.ts';
 import { readConfig } from '../src/config/env.ts';
 import { createLogger } from '../src/config/logger.ts';
 

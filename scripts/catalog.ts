@@ -3,7 +3,7 @@
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { openOverlay } from '../src/accounts/open.ts';
-import { accountOptions, overlayFile } from '../src/app.ts';
+import { accountOptions, overlayFile } from '../src/parts.ts';
 import { historyLines } from '../src/catalog/edit/describe.ts';
 import { planExport } from '../src/catalog/edit/export.ts';
 import { replayWrites } from '../src/catalog/edit/replay.ts';

@@ -1,6 +1,5 @@
-import type { Router } from '@koa/router';
 import { HttpError } from '../lib/http-error.ts';
-import { countsIn } from '../http/routing.ts';
+import { countsIn, type RouteTable } from '../http/routing.ts';
 import { send } from '../http/send.ts';
 import type { ServedCatalog } from '../http/state.ts';
 import { buildOpenApi, HOME, type OpenApiOptions } from './openapi.ts';
@@ -22,7 +21,7 @@ export interface DocsOptions extends OpenApiOptions {
  * @example
  * docsRoutes(router, { served, cacheControl: 'public, max-age=300', defaultLanguage: 'en-US', maxPageSize: 50 });
  */
-export function docsRoutes(router: Router, { served, cacheControl, ...document }: DocsOptions): void {
+export function docsRoutes(router: RouteTable, { served, cacheControl, ...document }: DocsOptions): void {
   // Built and read on first use: a server nobody opens the reference of keeps neither in memory.
   checkReferencePage();
   let reference: ReturnType<typeof loadReferencePage> | undefined;

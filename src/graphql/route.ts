@@ -1,7 +1,6 @@
-import type { Router } from '@koa/router';
 import type { Context } from 'koa';
 import { jsonBody } from '../http/json-body.ts';
-import { countsIn } from '../http/routing.ts';
+import { countsIn, type RouteTable } from '../http/routing.ts';
 import { send } from '../http/send.ts';
 import { HttpError } from '../lib/http-error.ts';
 import type { GraphQLEndpoint, GraphQLOptions } from './endpoint.ts';
@@ -29,7 +28,7 @@ function wantsGraphiQL(ctx: Context): boolean {
  * @example
  * graphqlRoutes(router, { served, cacheControl: 'public, max-age=300', maxPageSize: 50, limits, documentCacheBytes: 4 * 2 ** 20 });
  */
-export function graphqlRoutes(router: Router, options: GraphQLOptions): void {
+export function graphqlRoutes(router: RouteTable, options: GraphQLOptions): void {
   let loading: Promise<GraphQLEndpoint> | undefined;
   const endpoint = () => (loading ??= import('./endpoint.ts').then(({ graphqlEndpoint }) => graphqlEndpoint(options)));
   let graphiql: GraphiQLPage | undefined;

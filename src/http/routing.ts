@@ -1,4 +1,5 @@
-import type { Router } from '@koa/router';
+import { Router } from '@koa/router';
+import compose from 'koa-compose';
 import type { Context, Middleware } from 'koa';
 import type { Budget } from '../limits/rate-limits.ts';
 import { HttpError } from '../lib/http-error.ts';
@@ -6,69 +7,119 @@ import { HttpError } from '../lib/http-error.ts';
 /** The budget a route counts in; `free` routes (health check, reference page) count in none. */
 export type RouteBudget = Budget | 'free';
 
-/** Which requests of a route a marker applies to; the others count as `api`. */
+/** Which requests of a route a budget applies to; the others count as `api`. */
 type RequestTest = (ctx: Context) => boolean;
 
-/** A route's budget marker: the first middleware of a route that does not count as `api`. */
-type Marker = Middleware & { budget: RouteBudget; applies?: RequestTest };
+/** A route's budget, declared first among its middleware when it is not `api`. */
+export interface BudgetDeclaration {
+  budget: RouteBudget;
+  applies?: RequestTest;
+}
 
 /**
- * Marks the route it is registered with as counting in `budget` instead of `api`: every
+ * Declares that the route it is registered with counts in `budget` instead of `api`: every
  * request of it, or those `applies` accepts (a path that serves a page and an API alike).
  *
  * @example
- * router.post('/api/v1/auth/register', countsIn('auth'), jsonBody(), register);
- * router.get('/api/ping', countsIn('free'), ping);
- * router.get('/api/graphql', countsIn('free', wantsGraphiQL), answer);
+ * routes.post('/api/v1/auth/register', countsIn('auth'), jsonBody(), register);
+ * routes.get('/api/ping', countsIn('free'), ping);
+ * routes.get('/api/graphql', countsIn('free', wantsGraphiQL), answer);
  */
-export function countsIn(budget: RouteBudget, applies?: RequestTest): Marker {
-  const marker = ((_ctx, next) => next()) as Marker;
-  marker.budget = budget;
-  if (applies) marker.applies = applies;
-  return marker;
+export function countsIn(budget: RouteBudget, applies?: RequestTest): BudgetDeclaration {
+  return applies ? { budget, applies } : { budget };
 }
 
-/** What routing decided about a request, for the limits and the 404/405 answer. */
+/** What routing decided about a request: the budget it counts in. */
 export interface RouteState {
-  route: { budget: RouteBudget; allowed: string[] };
+  route: { budget: RouteBudget };
 }
 
-/**
- * Decides once what a request is, with the router's own matching (so any spelling the router
- * would serve, in any case or with a trailing slash, is classified as what it is served as):
- * the budget of the route that serves it (`api` for anything else, unknown paths and methods
- * a path lacks included) and the methods that path allows.
- */
-export function classify(router: Router): Middleware<RouteState> {
-  return (ctx, next) => {
-    const matched = router.match(ctx.path, ctx.method);
-    const layers = matched.path.filter((layer) => layer.methods.length > 0);
-    // The route that serves the request (the first matching its method too) decides: another
-    // route of a path that also matches (`/api/graphql/:file` for `schema.graphql`) does not.
-    const serving = matched.pathAndMethod.find((layer) => layer.methods.length > 0)?.stack[0] as Partial<Marker> | undefined;
-    const marked = serving?.budget !== undefined && (!serving.applies || serving.applies(ctx));
-    ctx.state.route = { budget: marked ? serving.budget! : 'api', allowed: [...new Set(layers.flatMap((layer) => layer.methods))] };
-    return next();
-  };
-}
+type Handlers = [BudgetDeclaration, ...Middleware[]] | Middleware[];
+
+const isDeclaration = (value: unknown): value is BudgetDeclaration => typeof value === 'object' && value !== null && 'budget' in value;
 
 /**
- * After the router: a path no route has is a 404; a path whose routes lack the method is a
- * 405 with `Allow` (any method, standard or not), and `OPTIONS` on it lists them with a 204.
+ * The service's routes: each registered with @koa/router, which matches a request once, and
+ * with the budget it counts in, declared beside it. Before its own middleware, a request goes
+ * through the admission (the rate limits, the token check) once, knowing its budget; a request
+ * no route serves is admitted in `api`, then answered 404, or 405 with `Allow` when its path
+ * has routes for other methods (`OPTIONS` on it lists them with a 204).
+ *
+ * @example
+ * const routes = new RouteTable([['rateLimit', rateLimit(…)], ['bearerAuth', bearerAuth(accounts)]]);
+ * routes.get('/api/ping', countsIn('free'), ping);
+ * app.use(routes.middleware());
  */
-export function noRoute(): Middleware<RouteState> {
-  return async (ctx, next) => {
-    await next();
-    if (ctx.body !== undefined && ctx.body !== null) return;
-    if (ctx.status !== 404) return;
-    const { allowed } = ctx.state.route;
-    if (allowed.length === 0) throw new HttpError(404, `No route for ${ctx.method} ${ctx.path}`);
-    const allow = allowed.join(', ');
-    if (ctx.method === 'OPTIONS') {
-      ctx.set('Allow', allow);
-      ctx.status = 204;
-      return;
-    }
-    throw new HttpError(405, `Method ${ctx.method} is not allowed on ${ctx.path}; allowed: ${allow}`, { Allow: allow });
-  };
+export class RouteTable {
+  readonly #router = new Router();
+  readonly #admitted = new WeakSet<Context>();
+  readonly #admission: Middleware;
+  readonly #listed: { method: string; path: string }[] = [];
+  /** The admission's middleware, by name, in order (the fast path stands in for each). */
+  readonly stages: readonly string[];
+
+  constructor(admission: readonly (readonly [string, Middleware | undefined])[]) {
+    const used = admission.filter((stage): stage is readonly [string, Middleware] => stage[1] !== undefined);
+    this.stages = used.map(([name]) => name);
+    this.#admission = compose(used.map(([, middleware]) => middleware));
+    this.#router.on('not-found', this.#admit({ budget: 'api' }));
+  }
+
+  get(path: string, ...handlers: Handlers): void {
+    this.#add('get', path, handlers);
+  }
+
+  post(path: string, ...handlers: Handlers): void {
+    this.#add('post', path, handlers);
+  }
+
+  patch(path: string, ...handlers: Handlers): void {
+    this.#add('patch', path, handlers);
+  }
+
+  delete(path: string, ...handlers: Handlers): void {
+    this.#add('delete', path, handlers);
+  }
+
+  #add(method: 'get' | 'post' | 'patch' | 'delete', path: string, [first, ...rest]: Handlers): void {
+    const declared = isDeclaration(first) ? first : undefined;
+    const own = (declared ? rest : [first, ...rest]) as Middleware[];
+    this.#router[method](path, this.#admit(declared ?? { budget: 'api' }), ...own);
+    this.#listed.push({ method: method.toUpperCase(), path });
+  }
+
+  /** Every route registered so far, in matching order: its method and its path (`:name` for a parameter). */
+  get listed(): readonly { method: string; path: string }[] {
+    return this.#listed;
+  }
+
+  /** Admits a request once, in the budget of the first route that serves it. */
+  #admit({ budget, applies }: BudgetDeclaration): Middleware {
+    return (ctx, next) => {
+      if (this.#admitted.has(ctx)) return next();
+      this.#admitted.add(ctx);
+      (ctx.state as RouteState).route = { budget: !applies || applies(ctx) ? budget : 'api' };
+      return this.#admission(ctx, next);
+    };
+  }
+
+  /** The routes, then the 404 or 405 of a request none of them answered; `table` is this table, for tests to read. */
+  middleware(): Middleware & { table: RouteTable } {
+    const routes = this.#router.routes();
+    const middleware: Middleware = (ctx, next) => routes(ctx as Parameters<typeof routes>[0], () => unanswered(ctx, next));
+    return Object.assign(middleware, { table: this });
+  }
+}
+
+/** The 404, or the 405 with `Allow` (or an `OPTIONS` 204), of a request no route answered. */
+function unanswered(ctx: Context, next: () => Promise<unknown>): Promise<unknown> {
+  if (ctx.status !== 404 || (ctx.body !== undefined && ctx.body !== null)) return next();
+  const layers = (ctx as Context & { matched?: { methods: string[] }[] }).matched ?? [];
+  const allowed = [...new Set(layers.flatMap((layer) => layer.methods))];
+  if (allowed.length === 0) throw new HttpError(404, `No route for ${ctx.method} ${ctx.path}`);
+  const allow = allowed.join(', ');
+  if (ctx.method !== 'OPTIONS') throw new HttpError(405, `Method ${ctx.method} is not allowed on ${ctx.path}; allowed: ${allow}`, { Allow: allow });
+  ctx.set('Allow', allow);
+  ctx.status = 204;
+  return Promise.resolve();
 }

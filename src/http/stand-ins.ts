@@ -1,7 +1,8 @@
 // What the fast path (fast-path.ts) does in place of the app's middleware.
 
 /**
- * The app's middleware, outermost first, and how a fast answer stands in for each: a request
+ * The app's middleware, outermost first, then the stages of the route table's admission, and
+ * how a fast answer stands in for each: a request
  * answered here must come out as if it had gone through all of them. A middleware added to
  * the app must be added here, with its stand-in, or the fast path would skip it silently
  * (test/fast-path.test.ts holds the app's chain to this list).
@@ -12,12 +13,10 @@ export const STANDS_IN_FOR = {
   cors: 'its headers are among those remembered (`base` and `headers`)',
   errorHandler: 'writeError() and fail() write the one error shape',
   requestGuard: 'find() hands a request without Host to Koa, and no target too long is remembered; its headers are remembered',
-  classify: 'the route\'s budget is remembered',
   captureBase: 'its headers are `base`',
+  routes: "the budget of the route that served a URL is remembered, and only a route's answers or its 404; an answer is replayed only while it depends on nothing but the URL and the headers in its `Vary`",
   rateLimit: 'count() admits or refuses with the same limits and headers',
   bearerAuth: 'answer() checks the token, the same 401',
-  noRoute: 'only answers of a route are remembered',
-  routes: 'a route\'s answer is replayed only while it depends on nothing but the URL and the headers in its `Vary`',
 } as const;
 
 /** The name of a middleware the fast path stands in for. */

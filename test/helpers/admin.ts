@@ -1,6 +1,6 @@
 import { openStore, passwordHasher } from '../../src/accounts/open.ts';
 import { createAccount, readRegisterBody } from '../../src/accounts/service.ts';
-import { accountOptions } from '../../src/app.ts';
+import { accountOptions } from '../../src/parts.ts';
 import { createLogger } from '../../src/config/logger.ts';
 import { newUser, post, type RunningApp } from './accounts-app.ts';
 

@@ -1,4 +1,4 @@
-import type { Router } from '@koa/router';
+import type { RouteTable } from '../../src/http/routing.ts';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import formatsPlugin from 'ajv-formats';
 import type Koa from 'koa';
@@ -35,12 +35,8 @@ export function documentedRoutes(doc: Json): string[] {
  * is not a route of its own). Reads the routers the app really dispatches to.
  */
 export function appRoutes(app: Koa): string[] {
-  const routers = app.middleware.map((m) => (m as { router?: Router }).router).filter((r): r is Router => r !== undefined);
-  return routers.flatMap((router) =>
-    router.stack.flatMap((layer) =>
-      layer.methods.filter((m) => m !== 'HEAD').map((method) => `${method} ${String(layer.path).replace(/:(\w+)/g, '{$1}')}`),
-    ),
-  );
+  const tables = app.middleware.flatMap((m) => (m as Partial<ReturnType<RouteTable['middleware']>>).table ?? []);
+  return tables.flatMap((table) => table.listed.map(({ method, path }) => `${method} ${path.replace(/:(\w+)/g, '{$1}')}`));
 }
 
 /** The resolved operation of `method path`, failing loudly when the document lacks it. */

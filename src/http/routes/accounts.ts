@@ -1,9 +1,8 @@
-import type { Router } from '@koa/router';
 import type { Context, Middleware } from 'koa';
 import type { AccountService } from '../../accounts/service.ts';
 import type { AuthState } from '../bearer.ts';
 import { jsonBody } from '../json-body.ts';
-import { countsIn } from '../routing.ts';
+import { countsIn, type RouteTable } from '../routing.ts';
 
 /** Token answers are for the client alone: no cache may keep them. */
 function sendPrivate(ctx: Context, status: number, body: object): void {
@@ -22,7 +21,7 @@ function sendPrivate(ctx: Context, status: number, body: object): void {
  * @example
  * accountRoutes(router, accounts, signInGuard(limits));
  */
-export function accountRoutes(router: Router, accounts: AccountService, guard: Middleware = (_ctx, next) => next()): void {
+export function accountRoutes(router: RouteTable, accounts: AccountService, guard: Middleware = (_ctx, next) => next()): void {
   const auth = countsIn('auth');
   router.post('/api/v1/auth/register', auth, jsonBody(), async (ctx) => {
     sendPrivate(ctx, 201, await accounts.register(ctx.request.body, (ctx.state as AuthState).account));

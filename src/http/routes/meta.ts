@@ -1,4 +1,3 @@
-import type { Router } from '@koa/router';
 import type { Context } from 'koa';
 import { familyPath } from '../../catalog/href.ts';
 import { HttpError } from '../../lib/http-error.ts';
@@ -7,13 +6,13 @@ import { PACKAGE as pkg } from '../../lib/package-info.ts';
 import { pictureOrigin, requestOrigin } from '../origin.ts';
 import { present } from '../present.ts';
 import { requestLanguage } from '../request-query.ts';
-import { countsIn } from '../routing.ts';
+import { countsIn, type RouteTable } from '../routing.ts';
 import { send } from '../send.ts';
 import { publicCache, type RouteDeps } from './context.ts';
 import { translationRoutes } from './translations.ts';
 
 /** `/api` (what the official clients read as API info), `/api/ping` and `/api/v1/endpoints`. */
-export function metaRoutes(router: Router, deps: RouteDeps): void {
+export function metaRoutes(router: RouteTable, deps: RouteDeps): void {
   router.get('/api', (ctx) => {
     const { catalog, cache } = deps.served.current;
     const origin = requestOrigin(ctx, deps.publicUrl);
@@ -47,9 +46,7 @@ export function metaRoutes(router: Router, deps: RouteDeps): void {
 
   router.get('/api/v1/endpoints', (ctx) => {
     const entry = deps.served.current.cache.get('endpoints', () => {
-      const routes = router.stack
-        .filter((layer) => layer.methods.includes('GET') && typeof layer.path === 'string')
-        .map((layer) => ({ method: 'GET', path: String(layer.path).replace(/:(\w+)/g, '{$1}') }));
+      const routes = router.listed.filter((route) => route.method === 'GET').map((route) => ({ method: 'GET', path: route.path.replace(/:(\w+)/g, '{$1}') }));
       return { json: JSON.stringify(routes) };
     });
     send(ctx, entry, publicCache(deps));
@@ -66,7 +63,7 @@ export function overviewEntry(deps: RouteDeps, language: string, origin: string)
 }
 
 /** `/api/v1/overview` (with `data_count`), `/overview/{uuid}` and the overview's translations. */
-export function overviewRoutes(router: Router, deps: RouteDeps): void {
+export function overviewRoutes(router: RouteTable, deps: RouteDeps): void {
   const sendOverview = (ctx: Context) => {
     const { catalog, pictures } = deps.served.current;
     const language = requestLanguage(ctx, catalog, catalog.store('overview').family);

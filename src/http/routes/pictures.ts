@@ -1,7 +1,6 @@
-import type { Router } from '@koa/router';
 import { HttpError } from '../../lib/http-error.ts';
 import { PICTURE_CACHE_CONTROL } from '../pictures.ts';
-import { countsIn } from '../routing.ts';
+import { countsIn, type RouteTable } from '../routing.ts';
 import { send } from '../send.ts';
 import type { ServedCatalog } from '../state.ts';
 
@@ -9,7 +8,7 @@ import type { ServedCatalog } from '../state.ts';
  * `GET /images/{folder}/{picture}`: a picture the catalog names, drawn or contributed, from
  * memory. Counted in the pictures' own budget, never in a reader's.
  */
-export function pictureRoutes(router: Router, served: ServedCatalog): void {
+export function pictureRoutes(router: RouteTable, served: ServedCatalog): void {
   router.get('/images/:folder/:picture', countsIn('pictures'), (ctx) => {
     const entry = served.current.pictures.get(ctx.path);
     if (!entry) throw new HttpError(404, `No picture at ${ctx.path}: the catalog names none there`);

@@ -1,4 +1,3 @@
-import type { Router } from '@koa/router';
 import type { Context } from 'koa';
 import type { FamilyName } from '../../catalog/families.ts';
 import { familyPath, hrefOf } from '../../catalog/href.ts';
@@ -10,6 +9,7 @@ import { shapeKey, shapeRecord } from '../shape.ts';
 import { pictureOrigin } from '../origin.ts';
 import { send } from '../send.ts';
 import { positionOf, publicCache, randomPosition, type RouteDeps } from './context.ts';
+import type { RouteTable } from '../routing.ts';
 
 /**
  * One record's answer in `language` and `shape` (whole when none is given), its pictures
@@ -39,7 +39,7 @@ function sendRecord(ctx: Context, deps: RouteDeps, name: FamilyName, position: n
 }
 
 /** `GET /api/v1/F`, `/api/v1/F/random` and `/api/v1/F/{uuid}` for every family but the overview. */
-export function recordRoutes(router: Router, deps: RouteDeps, name: FamilyName): void {
+export function recordRoutes(router: RouteTable, deps: RouteDeps, name: FamilyName): void {
   const base = familyPath(name);
 
   router.get(base, (ctx) => {

@@ -1,4 +1,3 @@
-import type { Router } from '@koa/router';
 import type { Context } from 'koa';
 import { familyPath } from '../../catalog/href.ts';
 import { socialNamed, socialsOf, type Social } from '../../catalog/socials.ts';
@@ -6,6 +5,7 @@ import { HttpError } from '../../lib/http-error.ts';
 import type { CachedResponse } from '../cached-response.ts';
 import { send } from '../send.ts';
 import { positionOf, publicCache, type RouteDeps } from './context.ts';
+import type { RouteTable } from '../routing.ts';
 
 
 /** One social's answer, from the cache: what `GET …/socials/{social}` sends and a write answers. */
@@ -14,7 +14,7 @@ export function socialEntry(deps: RouteDeps, uuid: string, social: Social): Cach
 }
 
 /** `/api/v1/actors/{uuid}/socials`, `/socials/random` and `/socials/{social}`: that actor's only. */
-export function socialRoutes(router: Router, deps: RouteDeps): void {
+export function socialRoutes(router: RouteTable, deps: RouteDeps): void {
   const base = `${familyPath('actors')}/:uuid/socials`;
   const actorOf = (ctx: Context) => {
     const store = deps.served.current.catalog.store('actors');

@@ -1,4 +1,3 @@
-import type { Router } from '@koa/router';
 import type { Context } from 'koa';
 import type { FamilyName } from '../../catalog/families.ts';
 import { recordPath } from '../../catalog/href.ts';
@@ -8,6 +7,7 @@ import type { CachedResponse } from '../cached-response.ts';
 import { checkLanguageParameter } from '../request-query.ts';
 import { send } from '../send.ts';
 import { publicCache, title, type RouteDeps } from './context.ts';
+import type { RouteTable } from '../routing.ts';
 
 type Locate = (ctx: Context, store: FamilyStore) => number;
 
@@ -31,7 +31,7 @@ export function translationEntry(deps: RouteDeps, name: FamilyName, position: nu
  * `…/translations`, `…/translations/random` and `…/translations/{language}` under `base`.
  * `locate` finds the record (a uuid parameter, or the single overview).
  */
-export function translationRoutes(router: Router, deps: RouteDeps, name: FamilyName, base: string, locate: Locate): void {
+export function translationRoutes(router: RouteTable, deps: RouteDeps, name: FamilyName, base: string, locate: Locate): void {
   const cacheKey = (ctx: Context, suffix: string) => translationKey(name, ctx.path, suffix);
 
   router.get(`${base}/translations`, (ctx) => {

@@ -1,4 +1,3 @@
-import type { Router } from '@koa/router';
 import type { Context, Middleware } from 'koa';
 import type { Caller } from '../../accounts/account.ts';
 import { createRecord, deleteRecord, patchRecord, type WriteOutcome } from '../../catalog/edit/operations.ts';
@@ -18,6 +17,7 @@ import { overviewEntry } from './meta.ts';
 import { recordEntry } from './records.ts';
 import { socialEntry } from './socials.ts';
 import { translationEntry } from './translations.ts';
+import type { RouteTable } from '../routing.ts';
 
 /** What the write routes need besides the read routes' deps: the one place writes are taken. */
 export interface WriteDeps extends RouteDeps {
@@ -76,7 +76,7 @@ function answer(ctx: Context, status: 200 | 201, entry: CachedResponse, location
  * @example
  * writeRoutes(router, { ...routeDeps, curator });
  */
-export function writeRoutes(router: Router, deps: WriteDeps): void {
+export function writeRoutes(router: RouteTable, deps: WriteDeps): void {
   const run = <T extends WriteOutcome>(ctx: Context, stage: (draft: Draft) => T, precondition?: () => void) =>
     deps.curator.write({ caller: (ctx.state as AuthState).account as Caller, request: `${ctx.method} ${ctx.path}`, stage, ...(precondition ? { precondition } : {}) });
   const position = (ctx: Context, name: FamilyName) => positionOf(ctx, deps.served.current.catalog.store(name));
@@ -148,7 +148,7 @@ export function writeRoutes(router: Router, deps: WriteDeps): void {
 type Run = <T extends WriteOutcome>(ctx: Context, stage: (draft: Draft) => T, precondition?: () => void) => Promise<T>;
 
 /** An actor's socials: POST a new one, PATCH or DELETE one by its network's name. */
-function socialWrites(router: Router, deps: WriteDeps, run: Run, uuidOf: (ctx: Context, name: FamilyName) => string): void {
+function socialWrites(router: RouteTable, deps: WriteDeps, run: Run, uuidOf: (ctx: Context, name: FamilyName) => string): void {
   const base = `${familyPath('actors')}/:uuid/socials`;
   const socialOf = (uuid: string, name: string) => {
     const store = deps.served.current.catalog.store('actors');
