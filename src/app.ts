@@ -182,7 +182,7 @@ export function createApp(config: Config, { served, accounts, limits, log, curat
   if (curator) writeRoutes(router, { ...routeDeps, curator });
   accountRoutes(router, accounts, limits && signInGuard(limits));
   docsRoutes(router, { served, cacheControl: `public, max-age=${config.CACHE_MAX_AGE}`, defaultLanguage: config.DEFAULT_LANGUAGE, maxPageSize: config.MAX_PAGE_SIZE, writes: curator !== undefined });
-  graphqlRoutes(router, { ...routeDeps, cacheControl: `public, max-age=${config.CACHE_MAX_AGE}`, limits: graphqlLimits(config), documentCacheBytes: GRAPHQL_DOCUMENT_BYTES, log });
+  graphqlRoutes(router, { ...routeDeps, cacheControl: `public, max-age=${config.CACHE_MAX_AGE}`, limits: graphqlLimits(config), costlyQueue: config.GRAPHQL_COSTLY_QUEUE, documentCacheBytes: GRAPHQL_DOCUMENT_BYTES, log });
   pictureRoutes(router, served);
   // Named, so that a test holds the chain to what the fast path stands in for (STANDS_IN_FOR).
   const use = <S, C>(name: StoodInFor, middleware: Koa.Middleware<Koa.DefaultState & S, Koa.DefaultContext & C>) => app.use<S, C>(Object.defineProperty(middleware, 'name', { value: name }));

@@ -25,6 +25,8 @@ export interface GraphQLOptions {
   /** The base URL pictures are served under; unset: the address each request used. */
   publicUrl?: string;
   limits: GraphQLLimits;
+  /** Costly operations that may wait for their turn (`CostlyGate`); the next is refused with 503. */
+  costlyQueue: number;
   /** Memory for parsed and validated query texts. */
   documentCacheBytes: number;
   /** Where an error no resolver expected is logged, with the request id its answer quotes. */
@@ -50,14 +52,14 @@ interface RequestContext {
 const COSTLY = 1000;
 /** How long an operation runs before other requests are served (`Pacer`). */
 const EXECUTION_SLICE_MS = 5;
-/** Costly operations that may wait for their turn; the next is refused with 503. */
-const COSTLY_WAITING = 8;
 
-/** The refusal of a costly operation while `COSTLY_WAITING` others wait. */
-const BUSY: [string, { status: number; statusText: string; headers: Record<string, string> }] = [
-  JSON.stringify({ errors: [{ message: `Costly operations limit exceeded: ${COSTLY_WAITING} operations costing ${COSTLY} or more are already waiting to run one at a time; try again after 1 second.` }] }),
-  { status: 503, statusText: 'Service Unavailable', headers: { 'content-type': 'application/json; charset=utf-8', 'retry-after': '1' } },
-];
+/** The refusal of a costly operation while `waiting` others wait for their turn. */
+function busy(waiting: number): [string, { status: number; statusText: string; headers: Record<string, string> }] {
+  return [
+    JSON.stringify({ errors: [{ message: `Costly operations limit exceeded: ${waiting} operations costing ${COSTLY} or more are already waiting to run one at a time; try again after 1 second.` }] }),
+    { status: 503, statusText: 'Service Unavailable', headers: { 'content-type': 'application/json; charset=utf-8', 'retry-after': '1' } },
+  ];
+}
 
 /** What graphql-http's bodiless refusals mean, said the service's way. */
 const REFUSALS: Record<number, string> = {
@@ -80,14 +82,15 @@ export interface GraphQLEndpoint {
  * path learns it.
  *
  * @example
- * const endpoint = graphqlEndpoint({ served, cacheControl: 'public, max-age=300', maxPageSize: 50, limits, documentCacheBytes: 4 * 2 ** 20 });
+ * const endpoint = graphqlEndpoint({ served, cacheControl: 'public, max-age=300', maxPageSize: 50, limits, costlyQueue: 8, documentCacheBytes: 4 * 2 ** 20 });
  * router.get('/api/graphql', (ctx) => endpoint.answer(ctx));
  */
 export function graphqlEndpoint(options: GraphQLOptions): GraphQLEndpoint {
   const { served, limits, maxPageSize } = options;
   const schema: GraphQLSchema = catalogSchema();
   const documents = new DocumentCache(schema, limits, options.documentCacheBytes);
-  const gate = new CostlyGate(COSTLY_WAITING);
+  const gate = new CostlyGate(options.costlyQueue);
+  const refusal = busy(options.costlyQueue);
   const handler = createHandler<Context['req'], RequestContext, GraphQLContext>({
     schema,
     onOperation: (req, _, result) => {
@@ -99,7 +102,7 @@ export function graphqlEndpoint(options: GraphQLOptions): GraphQLEndpoint {
       if (!('args' in admitted)) return admitted;
       if (admitted.cost >= COSTLY) {
         const leave = await gate.enter();
-        if (!leave) return BUSY;
+        if (!leave) return refusal;
         req.context.leave = leave;
       }
       req.context.random = admitted.random;
