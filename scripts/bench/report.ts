@@ -147,8 +147,8 @@ export function scaleTable(rows: ScaleRow[]): string {
 }
 
 /**
- * The table of `npm run bench:soak`: per soak, requests, RSS at boot, its highest and last
- * samples, the heap after a collection, and the verdicts (within boot + cache + headroom;
+ * The table of `npm run bench:soak`: per soak, requests, RSS at boot, a sample each minute, the
+ * peak (VmHWM), the heap after a collection, and the verdicts (within boot + cache + headroom;
  * flat over the last five samples).
  *
  * @example
@@ -165,12 +165,12 @@ export function soakTable(results: SoakResult[], sampleSeconds: number): string 
       `${int(result.requests)}${result.wrong ? ` ⚠ ${int(result.wrong)} refused or failed` : ''}`,
       mb(result.bootRss),
       trail,
-      `${mb(Math.max(...result.samples))} ${bounded ? '✓' : '✗'} (≤ ${mb(ceiling)})`,
+      `${mb(result.peak)} ${bounded ? '✓' : '✗'} (≤ ${mb(ceiling)})`,
       `${flat ? '✓' : '✗'}`,
       `${mb(result.afterGc.heapUsed)} heap, ${mb(result.afterGc.external)} external, ${mb(result.afterGc.rss)} RSS`,
     ];
   });
-  return table(['traffic', 'cache MB', 'requests', 'boot RSS MB', 'RSS MB (each minute)', 'highest RSS MB', 'flat at the end', 'after a GC (MB)'], rows);
+  return table(['traffic', 'cache MB', 'requests', 'boot RSS MB', 'RSS MB (each minute)', 'peak RSS MB (VmHWM)', 'flat at the end', 'after a GC (MB)'], rows);
 }
 
 /**
