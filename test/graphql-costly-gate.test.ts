@@ -30,9 +30,17 @@ test('costly operations beyond the queue are refused with 503, Retry-After and o
     assert.match(answer.type ?? '', /^application\/json/);
     assert.equal(Object.keys(answer.body), ['errors']);
     assert.is(answer.body.errors!.length, 1);
-    assert.match(answer.body.errors![0]!.message, /^Costly operations limit exceeded: 0 operations costing 1000 or more are already waiting/);
+    assert.match(answer.body.errors![0]!.message, /^Costly operations limit exceeded: 0 operations costing 1000 or more or new query texts of 2048 characters or more are already waiting/);
   }
   for (const answer of answers.slice(12)) assert.is(answer.status, 200, 'cheap operations never wait for the turn');
+});
+
+test('large query texts never checked before take the same turns: beyond the queue, 503 before they are parsed', async () => {
+  // Each a new text of about 9 KB (a comment counts up), refused by the field limit once it has its turn.
+  const answers = await Promise.all(Array.from({ length: 12 }, (_, n) => post(`{ ${'overview { title } '.repeat(490)}} # ${n}`)));
+  assert.ok(answers.some((answer) => answer.status === 503 && answer.retryAfter === '1'), answers.map((answer) => answer.status).join(', '));
+  assert.ok(answers.some((answer) => answer.status === 400 && /^Field limit of 1000 exceeded/.test(answer.body.errors?.[0]?.message ?? '')), 'the text holding the turn was checked');
+  assert.ok(answers.every((answer) => answer.status === 400 || answer.status === 503), answers.map((answer) => answer.status).join(', '));
 });
 
 test('the turn is handed back: once the others are answered, a costly operation runs', async () => {

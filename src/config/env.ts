@@ -178,7 +178,7 @@ export const VARIABLES = {
   GRAPHQL_MAX_TOKENS: { default: '2000', description: 'Most tokens (names, punctuation, values) a GraphQL query text may have', parse: integer(100, 100_000) },
   GRAPHQL_COSTLY_QUEUE: {
     default: '8',
-    description: 'Costly GraphQL operations (estimated cost 1000 or more, run one at a time) that may wait for their turn; the next is refused with 503 and Retry-After',
+    description: 'Costly GraphQL operations (estimated cost 1000 or more, or a new query text of 2048 characters or more; run or checked one at a time) that may wait for their turn; the next is refused with 503 and Retry-After',
     parse: integer(0, 10_000),
   },
   SHUTDOWN_GRACE_SECONDS: { default: '10', description: 'On SIGTERM or SIGINT, how long in-flight requests may take before their connections are closed', parse: integer(0, 3600) },
