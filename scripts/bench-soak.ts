@@ -4,6 +4,7 @@
 import { parseArgs } from 'node:util';
 import { describeMachine, replaceSection } from './bench/document.ts';
 import { soakTable } from './bench/report.ts';
+import { HOSTILE_CLIENTS } from './bench/hostile.ts';
 import { soak, SOAK_KINDS, type SoakKind, type SoakResult } from './bench/soak.ts';
 
 const { values } = parseArgs({
@@ -36,9 +37,10 @@ const series = async (cacheMb: number): Promise<SoakResult[]> => {
 const sideBySide = values['side-by-side']!;
 const results: SoakResult[] = sideBySide ? (await Promise.all(caches.map(series))).flat() : [];
 if (!sideBySide) for (const cacheMb of caches) results.push(...(await series(cacheMb)));
-const text = `${soakTable(results, sampleSeconds)}\n\n${connections} connections, ${seconds / 60} min per soak${sideBySide ? ` (the ${caches.join(' and ')} MB series side by side, one server each)` : ''}, RSS every ${sampleSeconds} s; the compiled server in the default configuration (limits on with budgets raised so nothing is refused, half of the mixed traffic with a BASIC token).`;
+const text = `${soakTable(results, sampleSeconds)}\n\n${connections} connections (hostile GraphQL: ${HOSTILE_CLIENTS}), ${seconds / 60} min per soak${sideBySide ? ` (the ${caches.join(' and ')} MB series side by side, one server each)` : ''}, RSS every ${sampleSeconds} s; the compiled server in the default configuration (limits on with budgets raised so nothing is refused, half of the mixed traffic with a BASIC token).`;
 console.log(text);
-if (!quick) {
+// A partial run (--kinds) prints its rows and leaves BENCHMARKS.md as it is.
+if (!quick && !values.kinds) {
   const file = await replaceSection('soak', `## Memory under hostile traffic (npm run bench:soak)\n\n${await describeMachine()}\n\n${text}\n`);
   console.error(`wrote ${file}`);
 }

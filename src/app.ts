@@ -76,7 +76,7 @@ export function createApp(config: Config, { served, accounts, limits, log, curat
   if (curator) writeRoutes(routes, { ...routeDeps, curator });
   accountRoutes(routes, accounts, limits && signInGuard(limits));
   docsRoutes(routes, { served, cacheControl, defaultLanguage: config.DEFAULT_LANGUAGE, maxPageSize: config.MAX_PAGE_SIZE, writes: curator !== undefined });
-  graphqlRoutes(routes, { ...routeDeps, cacheControl, limits: graphqlLimits(config), documentCacheBytes: GRAPHQL_DOCUMENT_BYTES, log });
+  graphqlRoutes(routes, { ...routeDeps, cacheControl, limits: graphqlLimits(config), costlyQueue: config.GRAPHQL_COSTLY_QUEUE, documentCacheBytes: GRAPHQL_DOCUMENT_BYTES, log });
   pictureRoutes(routes, served);
   // Named, so that a test holds the chain to what the fast path stands in for (STANDS_IN_FOR).
   const use = <S, C>(name: StoodInFor, middleware: Koa.Middleware<Koa.DefaultState & S, Koa.DefaultContext & C>) => app.use<S, C>(Object.defineProperty(middleware, 'name', { value: name }));

@@ -1,6 +1,6 @@
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { readFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 
 /** A server running in a child process of its own, so that it has a core to itself. */
 export interface Child {
@@ -12,6 +12,8 @@ export interface Child {
   rss(): Promise<number>;
   /** The most resident memory the process has had, in bytes (`VmHWM`). */
   peakRss(): Promise<number>;
+  /** Sets the peak (`VmHWM`) back to the process's RSS now (Linux `clear_refs`), so that `peakRss` reads what came after. */
+  resetPeakRss(): Promise<void>;
   /** CPU time the process has spent so far, user and system, every thread, in seconds (Linux `/proc`). */
   cpuSeconds(): Promise<number>;
   stop(): Promise<void>;
@@ -84,6 +86,7 @@ export async function startChild(args: string[], env: Record<string, string>, ur
     output: () => output,
     rss: async () => Number(/VmRSS:\s+(\d+) kB/.exec(await readFile(`/proc/${child.pid}/status`, 'utf8'))?.[1] ?? 0) * 1024,
     peakRss: async () => Number(/VmHWM:\s+(\d+) kB/.exec(await readFile(`/proc/${child.pid}/status`, 'utf8'))?.[1] ?? 0) * 1024,
+    resetPeakRss: () => writeFile(`/proc/${child.pid}/clear_refs`, '5'),
     cpuSeconds: () => cpuSecondsOf(child.pid!),
     stop: async () => {
       if (child.exitCode !== null) return;

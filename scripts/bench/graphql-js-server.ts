@@ -4,7 +4,8 @@
 import { createServer } from 'node:http';
 import { graphql } from 'graphql';
 import { loadCatalog } from '../../src/catalog/load.ts';
-import { catalogSchema } from '../../src/graphql/schema.ts';
+import { Pacer } from '../../src/graphql/pacer.ts';
+import { catalogSchema, type GraphQLContext } from '../../src/graphql/schema.ts';
 
 const loaded = await loadCatalog(process.argv[2]!, { defaultLanguage: 'en-US' });
 if (!loaded.ok) throw new Error(`${process.argv[2]} does not load`);
@@ -16,7 +17,7 @@ const server = createServer((req, res) => {
   req.on('data', (chunk: Buffer) => chunks.push(chunk));
   req.on('end', async () => {
     const params = req.method === 'POST' ? (JSON.parse(Buffer.concat(chunks).toString('utf8')) as { query: string; variables?: Record<string, unknown> }) : { query: new URL(req.url!, 'http://x').searchParams.get('query') ?? '' };
-    const result = await graphql({ schema, source: params.query, variableValues: params.variables ?? null, contextValue: { catalog, preferred: catalog.defaultLanguage, maxPageSize: 50 } });
+    const result = await graphql({ schema, source: params.query, variableValues: params.variables ?? null, contextValue: { catalog, preferred: catalog.defaultLanguage, maxPageSize: 50, origin: `http://${req.headers.host}`, pacer: new Pacer(5), reached: new Map() } satisfies GraphQLContext });
     const body = JSON.stringify(result);
     res.writeHead(result.errors ? 400 : 200, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(body) }).end(body);
   });

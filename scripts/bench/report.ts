@@ -4,7 +4,8 @@ import type { Variant } from './scenarios.ts';
 import type { Figures, ThroughputRow } from './throughput.ts';
 import { soakVerdict, type SoakResult } from './soak.ts';
 import { PILE_WINDOW, type LatencyFigures, type PileUpFigures, type UnderWritesFigures, type WritesOptions } from './writes.ts';
-import { median } from './load.ts';
+import { median, type Measure } from './load.ts';
+import { HOSTILE_CLIENTS, HOSTILE_TARGETS, hostileVerdict, IN_A_ROW, type HostileFigures } from './hostile.ts';
 
 const int = (n: number) => Math.round(n).toLocaleString('en-US');
 const ms = (n: number) => `${n.toFixed(n < 10 ? 1 : 0)}`;
@@ -146,8 +147,8 @@ export function scaleTable(rows: ScaleRow[]): string {
 }
 
 /**
- * The table of `npm run bench:soak`: per soak, requests, RSS at boot, its highest and last
- * samples, the heap after a collection, and the verdicts (within boot + cache + headroom;
+ * The table of `npm run bench:soak`: per soak, requests, RSS at boot, a sample each minute, the
+ * peak (VmHWM), the heap after a collection, and the verdicts (within boot + cache + headroom;
  * flat over the last five samples).
  *
  * @example
@@ -164,12 +165,12 @@ export function soakTable(results: SoakResult[], sampleSeconds: number): string 
       `${int(result.requests)}${result.wrong ? ` ⚠ ${int(result.wrong)} refused or failed` : ''}`,
       mb(result.bootRss),
       trail,
-      `${mb(Math.max(...result.samples))} ${bounded ? '✓' : '✗'} (≤ ${mb(ceiling)})`,
+      `${mb(result.peak)} ${bounded ? '✓' : '✗'} (≤ ${mb(ceiling)})`,
       `${flat ? '✓' : '✗'}`,
       `${mb(result.afterGc.heapUsed)} heap, ${mb(result.afterGc.external)} external, ${mb(result.afterGc.rss)} RSS`,
     ];
   });
-  return table(['traffic', 'cache MB', 'requests', 'boot RSS MB', 'RSS MB (each minute)', 'highest RSS MB', 'flat at the end', 'after a GC (MB)'], rows);
+  return table(['traffic', 'cache MB', 'requests', 'boot RSS MB', 'RSS MB (each minute)', 'peak RSS MB (VmHWM)', 'flat at the end', 'after a GC (MB)'], rows);
 }
 
 /**
@@ -200,4 +201,32 @@ export function writesTables(latency: LatencyFigures, pileUp: PileUpFigures, rea
     `Reads: autocannon, ${options.connections} connections, ${options.seconds} s per round, ${options.rounds} rounds alone and ${options.rounds} beside ${options.writesPerSecond} writes a second, alternated; the embedded catalog, the compiled server with its defaults (limits on).`;
   const pileUpNote = `Pile-up: a fresh overlay, 10 untimed writes, then ${int(pileUp.writes)} PATCHes one after another, each setting an actor's nationality to a new 200-character value; the p99 of the last ${PILE_WINDOW} against that of the first ${PILE_WINDOW}, in the same run.`;
   return `${latencyTable}\n\n${pileUpTable}\n\n${readsTable}\n\n${note} ${pileUpNote}`;
+}
+
+/**
+ * The hostile GraphQL table of `npm run bench`: the server's CPU per 490-field query, then REST
+ * reads by uuid beside 4 clients looping on it: p99 and req/s against the same reads alone,
+ * each with its target (medians of the rounds).
+ *
+ * @example
+ * console.log(hostileTable(await measureHostile(options)));
+ */
+export function hostileTable(figures: HostileFigures): string {
+  const verdict = hostileVerdict(figures);
+  const mark = (ok: boolean) => (ok ? '✓' : '✗');
+  const spread = (values: number[], digits: number) => (values.length > 1 ? ` (${Math.min(...values).toFixed(digits)}–${Math.max(...values).toFixed(digits)})` : '');
+  const statuses = Object.entries(figures.statuses).map(([code, count]) => `${int(count)} × ${code}`).join(', ');
+  const rps = (list: Measure[]) => int(median(list.map((m) => m.rps)));
+  const body = [
+    [`a new 490-field query (9 KB), ${IN_A_ROW} in a row`, `server CPU per query **${verdict.cpuMs.toFixed(1)} ms**${spread(figures.cpuMs, 1)} ${mark(verdict.cpuOk)} (≤ ${HOSTILE_TARGETS.cpuMs} ms)`],
+    [
+      `REST by uuid, ${figures.connections} connections, beside ${HOSTILE_CLIENTS} clients looping on it`,
+      `p99 **${ms(verdict.p99)} ms** ${mark(verdict.p99Ok)} (< ${HOSTILE_TARGETS.p99Ms} ms; alone ${ms(median(figures.alone.map((m) => m.p99)))} ms); ` +
+        `${rps(figures.beside)} req/s against ${rps(figures.alone)} alone: **${verdict.ratio.toFixed(2)}**${spread(figures.ratios, 2)} ${mark(verdict.ratioOk)} (≥ ${HOSTILE_TARGETS.ratio})`,
+    ],
+  ];
+  const note =
+    `Hostile GraphQL: the compiled server as deployed (limits on, budgets raised); every query a new text (a comment counts up), so no cache answers it; answers to the queries: ${statuses || 'none'} (${int(figures.looped)} from the looping clients). ` +
+    `CPU from /proc/<pid>/stat (utime + stime) over each round's ${IN_A_ROW}; REST alone and beside in one-second slices taken in turn, ${figures.seconds} of each per round, ${figures.rounds} rounds, medians (the ratio: of each round's).`;
+  return `${table(['hostile GraphQL', 'measured (median of the rounds)'], body)}\n\n${note}`;
 }

@@ -176,6 +176,11 @@ export const VARIABLES = {
   GRAPHQL_MAX_COST: { default: '20000', description: 'Estimated objects one GraphQL query may ask for (page sizes and link lists multiplied through the nesting)', parse: integer(1, 10_000_000) },
   GRAPHQL_MAX_DOCUMENT_BYTES: { default: '16384', description: 'Largest GraphQL query text, in bytes; a POST body may be twice as large (variables)', parse: integer(256, 1_048_576) },
   GRAPHQL_MAX_TOKENS: { default: '2000', description: 'Most tokens (names, punctuation, values) a GraphQL query text may have', parse: integer(100, 100_000) },
+  GRAPHQL_COSTLY_QUEUE: {
+    default: '8',
+    description: 'Costly GraphQL operations (estimated cost 1000 or more, or a new query text of 2048 characters or more; run or checked one at a time) that may wait for their turn; the next is refused with 503 and Retry-After',
+    parse: integer(0, 10_000),
+  },
   SHUTDOWN_GRACE_SECONDS: { default: '10', description: 'On SIGTERM or SIGINT, how long in-flight requests may take before their connections are closed', parse: integer(0, 3600) },
   MAX_CONNECTIONS: { default: '4096', description: 'Open connections in total; more are closed at once', parse: integer(1, 1000000) },
   MAX_CONNECTIONS_PER_ADDRESS: {

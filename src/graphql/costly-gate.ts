@@ -1,9 +1,10 @@
 /**
- * Costly GraphQL operations, one at a time: each starts only after the event loop has served
- * what was already waiting (REST reads among it), so however many a client sends, other
- * requests wait for at most one; beyond `waiting` queued, `enter` refuses (the caller answers
- * 503 with Retry-After). Execution is synchronous, so running two at once would not be faster,
- * only hold everyone else up longer.
+ * Costly GraphQL work, one at a time (running a costly operation, checking a large new query
+ * text): each starts only after the event loop has served what was already waiting (REST reads
+ * among it), so however many a client sends, other requests wait for at most one, and costly
+ * work gets one turn per pass of the event loop however many clients send it; beyond `waiting`
+ * queued, `enter` refuses (the caller answers 503 with Retry-After). The work is synchronous, so
+ * running two at once would not be faster, only hold everyone else up longer.
  *
  * @example
  * const gate = new CostlyGate(8);

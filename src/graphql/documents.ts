@@ -51,6 +51,11 @@ export class DocumentCache {
     this.checked = new LRUCache({ maxSize: Math.max(maxBytes, 1), sizeCalculation: (_, query) => ENTRY_BYTES + query.length * BYTES_PER_CHARACTER });
   }
 
+  /** Whether `query` was checked before and is still kept: `check` then costs a lookup. */
+  known(query: string): boolean {
+    return this.checked.has(query);
+  }
+
   check(query: string): CheckedDocument {
     let found = this.checked.get(query);
     if (!found) {

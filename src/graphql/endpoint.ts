@@ -25,6 +25,8 @@ export interface GraphQLOptions {
   /** The base URL pictures are served under; unset: the address each request used. */
   publicUrl?: string;
   limits: GraphQLLimits;
+  /** Costly operations that may wait for their turn (`CostlyGate`); the next is refused with 503. */
+  costlyQueue: number;
   /** Memory for parsed and validated query texts. */
   documentCacheBytes: number;
   /** Where an error no resolver expected is logged, with the request id its answer quotes. */
@@ -48,16 +50,22 @@ interface RequestContext {
  * link or two) run at once.
  */
 const COSTLY = 1000;
+/**
+ * A query text this long (in characters) that has not been checked before takes its turn through
+ * the `CostlyGate` to be parsed and checked: near the token limit that costs up to a millisecond,
+ * ten times a REST read. Typical queries are a few hundred characters.
+ */
+const LARGE_DOCUMENT = 2048;
 /** How long an operation runs before other requests are served (`Pacer`). */
 const EXECUTION_SLICE_MS = 5;
-/** Costly operations that may wait for their turn; the next is refused with 503. */
-const COSTLY_WAITING = 8;
 
-/** The refusal of a costly operation while `COSTLY_WAITING` others wait. */
-const BUSY: [string, { status: number; statusText: string; headers: Record<string, string> }] = [
-  JSON.stringify({ errors: [{ message: `Costly operations limit exceeded: ${COSTLY_WAITING} operations costing ${COSTLY} or more are already waiting to run one at a time; try again after 1 second.` }] }),
-  { status: 503, statusText: 'Service Unavailable', headers: { 'content-type': 'application/json; charset=utf-8', 'retry-after': '1' } },
-];
+/** The refusal of a costly operation while `waiting` others wait for their turn. */
+function busy(waiting: number): [string, { status: number; statusText: string; headers: Record<string, string> }] {
+  return [
+    JSON.stringify({ errors: [{ message: `Costly operations limit exceeded: ${waiting} operations costing ${COSTLY} or more or new query texts of ${LARGE_DOCUMENT} characters or more are already waiting to run one at a time; try again after 1 second.` }] }),
+    { status: 503, statusText: 'Service Unavailable', headers: { 'content-type': 'application/json; charset=utf-8', 'retry-after': '1' } },
+  ];
+}
 
 /** What graphql-http's bodiless refusals mean, said the service's way. */
 const REFUSALS: Record<number, string> = {
@@ -80,14 +88,15 @@ export interface GraphQLEndpoint {
  * path learns it.
  *
  * @example
- * const endpoint = graphqlEndpoint({ served, cacheControl: 'public, max-age=300', maxPageSize: 50, limits, documentCacheBytes: 4 * 2 ** 20 });
+ * const endpoint = graphqlEndpoint({ served, cacheControl: 'public, max-age=300', maxPageSize: 50, limits, costlyQueue: 8, documentCacheBytes: 4 * 2 ** 20 });
  * router.get('/api/graphql', (ctx) => endpoint.answer(ctx));
  */
 export function graphqlEndpoint(options: GraphQLOptions): GraphQLEndpoint {
   const { served, limits, maxPageSize } = options;
   const schema: GraphQLSchema = catalogSchema();
   const documents = new DocumentCache(schema, limits, options.documentCacheBytes);
-  const gate = new CostlyGate(COSTLY_WAITING);
+  const gate = new CostlyGate(options.costlyQueue);
+  const refusal = busy(options.costlyQueue);
   const handler = createHandler<Context['req'], RequestContext, GraphQLContext>({
     schema,
     onOperation: (req, _, result) => {
@@ -95,13 +104,21 @@ export function graphqlEndpoint(options: GraphQLOptions): GraphQLEndpoint {
       return withIncidentsReported(result, options.log, `${req.method} ${req.raw.url?.split('?')[0]}`);
     },
     onSubscribe: async (req, params) => {
-      const admitted = admit(params, { schema, documents, limits, context: req.context.graphql });
-      if (!('args' in admitted)) return admitted;
-      if (admitted.cost >= COSTLY) {
-        const leave = await gate.enter();
-        if (!leave) return BUSY;
-        req.context.leave = leave;
+      // A large text not checked before takes a turn to be parsed and checked (up to about a millisecond), then keeps it if it runs costly.
+      let leave: (() => void) | undefined;
+      if (params.query.length >= LARGE_DOCUMENT && !documents.known(params.query)) {
+        leave = await gate.enter();
+        if (!leave) return refusal;
       }
+      const admitted = admit(params, { schema, documents, limits, context: req.context.graphql });
+      if (!('args' in admitted) || admitted.cost < COSTLY) {
+        leave?.();
+        if (!('args' in admitted)) return admitted;
+      } else if (!leave) {
+        leave = await gate.enter();
+        if (!leave) return refusal;
+      }
+      if (admitted.cost >= COSTLY) req.context.leave = leave;
       req.context.random = admitted.random;
       return admitted.args;
     },

@@ -26,7 +26,7 @@ function wantsGraphiQL(ctx: Context): boolean {
  * answers REST reads never pays for it at boot.
  *
  * @example
- * graphqlRoutes(router, { served, cacheControl: 'public, max-age=300', maxPageSize: 50, limits, documentCacheBytes: 4 * 2 ** 20 });
+ * graphqlRoutes(router, { served, cacheControl: 'public, max-age=300', maxPageSize: 50, limits, costlyQueue: 8, documentCacheBytes: 4 * 2 ** 20 });
  */
 export function graphqlRoutes(router: RouteTable, options: GraphQLOptions): void {
   let loading: Promise<GraphQLEndpoint> | undefined;
