@@ -8,6 +8,7 @@ import type { GraphQLLimits } from './graphql/limits.ts';
 import { Curator } from './http/curator.ts';
 import type { ServedCatalog } from './http/state.ts';
 import { RateLimits, type RateLimitOptions } from './limits/rate-limits.ts';
+import { TIERS, type Tier } from './limits/tiers.ts';
 
 // The parts a server is built from, each made from the configuration: scripts and tests
 // build the same parts the server does.
@@ -70,13 +71,8 @@ export async function createLimits(config: Config, log: Logger): Promise<RateLim
   if (!config.RATE_LIMIT) return undefined;
   const options: RateLimitOptions = {
     windowSeconds: config.RATE_LIMIT_WINDOW_SECONDS,
-    tiers: {
-      anonymous: config.RATE_LIMIT_ANONYMOUS,
-      BASIC: config.RATE_LIMIT_BASIC,
-      DEV: config.RATE_LIMIT_DEV,
-      MAINTAINER: config.RATE_LIMIT_MAINTAINER,
-      ADMIN: config.RATE_LIMIT_ADMIN,
-    },
+    // Each tier's budget is its variable: RATE_LIMIT_ANONYMOUS, RATE_LIMIT_BASIC, …
+    tiers: Object.fromEntries(TIERS.map((tier) => [tier, config[`RATE_LIMIT_${tier.toUpperCase()}` as keyof Config] as number])) as Record<Tier, number>,
     auth: config.AUTH_RATE_LIMIT,
     pictures: config.PICTURE_RATE_LIMIT,
     loginFailures: { limit: config.LOGIN_FAILURE_LIMIT, windowMinutes: config.LOGIN_FAILURE_WINDOW_MINUTES },

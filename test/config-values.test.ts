@@ -1,6 +1,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { readConfig, VARIABLES, type Config } from '../src/config/env.ts';
+import { TIERS } from '../src/limits/tiers.ts';
 
 const SWITCH_WORDS = { true: ['true', 'on', '1', 'yes'], false: ['false', 'off', '0', 'no'] } as const;
 
@@ -29,6 +30,14 @@ test('every switch takes true/false, on/off, 1/0 and yes/no in any case', () => 
   }
   assert.is(valueOf('TRUST_PROXY', 'on'), 1, 'a switched-on TRUST_PROXY is one proxy');
   assert.is(valueOf('TRUST_PROXY', '3'), 3, 'or a count of proxies');
+});
+
+test('every rate-limit tier (anonymous and each role) has its budget variable, RATE_LIMIT_<TIER>', () => {
+  for (const tier of TIERS) {
+    const name = `RATE_LIMIT_${tier.toUpperCase()}` as keyof Config;
+    assert.ok(name in VARIABLES, `${name} is declared`);
+    assert.is(valueOf(name, '7'), 7, name);
+  }
 });
 
 test('named values are taken in any case and stored in lower case', () => {
