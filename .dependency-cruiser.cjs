@@ -6,6 +6,7 @@ const LAYERS = [
   ['config', 'src/config/'],
   ['catalog', 'src/catalog/'],
   ['accounts', 'src/accounts/'],
+  ['catalog-writes', 'src/catalog-writes/'],
   ['limits', 'src/limits/'],
   ['http', 'src/http/'],
   ['graphql', 'src/graphql/'],
@@ -25,6 +26,8 @@ const upward = LAYERS.flatMap(([name], index) => {
 // routes (it may use http's helpers: sending a cached answer, reading the language, the JSON body).
 const siblings = [
   { name: 'limits-imports-accounts', comment: 'limits and accounts are siblings', severity: 'error', from: { path: pathOf('limits') }, to: { path: pathOf('accounts') } },
+  { name: 'limits-imports-catalog-writes', comment: 'limits and catalog-writes are siblings', severity: 'error', from: { path: pathOf('limits') }, to: { path: pathOf('catalog-writes') } },
+  { name: 'catalog-writes-imports-accounts', comment: 'the stores of accounts and of catalog writes are siblings', severity: 'error', from: { path: pathOf('catalog-writes') }, to: { path: pathOf('accounts') } },
   { name: 'graphql-imports-rest-routes', comment: 'graphql and the REST routes are siblings', severity: 'error', from: { path: pathOf('graphql') }, to: { path: '^src/http/routes/' } },
 ];
 

@@ -2,7 +2,7 @@
 // overlay (beside the accounts: their file's folder, or their Redis), listed or folded into data/.
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { openOverlay } from '../src/accounts/open.ts';
+import { openOverlay } from '../src/catalog-writes/open.ts';
 import { accountOptions, overlayFile } from '../src/parts.ts';
 import { historyLines } from '../src/catalog/edit/describe.ts';
 import { planExport } from '../src/catalog/edit/export.ts';

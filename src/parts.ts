@@ -1,6 +1,6 @@
 import { dirname, join } from 'node:path';
 import type { AccountOptions } from './accounts/open.ts';
-import { openOverlay } from './accounts/open.ts';
+import { openOverlay } from './catalog-writes/open.ts';
 import type { AccountService } from './accounts/service.ts';
 import type { Config } from './config/env.ts';
 import type { Logger } from './config/logger.ts';

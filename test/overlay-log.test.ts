@@ -2,8 +2,8 @@ import { appendFile, readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { LogFileOverlayStore } from '../src/accounts/overlay-file-store.ts';
-import type { OverlayWrite } from '../src/accounts/overlay-store.ts';
+import { LogFileOverlayStore } from '../src/catalog-writes/file-store.ts';
+import type { OverlayWrite } from '../src/catalog-writes/store.ts';
 import { tempDir } from './helpers/http.ts';
 import { readOverlayFile } from './helpers/overlay-file.ts';
 

@@ -3,11 +3,11 @@ import { basename, dirname } from 'node:path';
 import { Low } from 'lowdb';
 import type { Account } from './account.ts';
 import { accountsFileProblem, type AccountsData } from './accounts-file.ts';
-import { fileVersion, underLock } from './file-lock.ts';
-import { prepareStoreFile, withRestoreHint } from './private-file.ts';
+import { fileVersion, underLock } from '../lib/file-lock.ts';
+import { prepareStoreFile, withRestoreHint } from '../lib/private-file.ts';
 import { AccountsNotSaved, type AccountChanges, type AccountKey, type AccountStore, type TakenField } from './store.ts';
-import { StoreFileError, SyncedJsonFile } from './synced-json-file.ts';
-import { WriteQueue } from './write-queue.ts';
+import { StoreFileError, SyncedJsonFile } from '../lib/synced-json-file.ts';
+import { WriteQueue } from '../lib/write-queue.ts';
 
 /** The accounts as last read or written, indexed, with the file version they came from. */
 interface Snapshot {

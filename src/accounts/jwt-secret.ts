@@ -2,8 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { writeWholeFile } from '../lib/whole-file.ts';
-import { keepPrivate } from './private-file.ts';
-import { StoreFileError } from './synced-json-file.ts';
+import { keepPrivate } from '../lib/private-file.ts';
+import { StoreFileError } from '../lib/synced-json-file.ts';
 
 const MIN_BYTES = 32;
 

@@ -1,5 +1,5 @@
 import type { Caller } from '../accounts/account.ts';
-import { OverlayNotSaved, type OverlayStore, type OverlayWrite } from '../accounts/overlay-store.ts';
+import { OverlayNotSaved, type OverlayStore, type OverlayWrite } from '../catalog-writes/store.ts';
 import { applyChanges } from '../catalog/edit/apply.ts';
 import { Draft } from '../catalog/edit/draft.ts';
 import { passGate } from '../catalog/edit/gate.ts';
@@ -7,7 +7,7 @@ import type { WriteOutcome } from '../catalog/edit/operations.ts';
 import { replayWrites } from '../catalog/edit/replay.ts';
 import type { Catalog } from '../catalog/catalog.ts';
 import type { Logger } from '../config/logger.ts';
-import { WriteQueue } from '../accounts/write-queue.ts';
+import { WriteQueue } from '../lib/write-queue.ts';
 import type { ServedCatalog } from './state.ts';
 
 /** One write as a route asks for it: who, what request, and the catalog function that stages it. */

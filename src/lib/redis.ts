@@ -47,3 +47,28 @@ export async function connectRedis(url: string, { timeoutMs, onDown, onBack }: R
   });
   return redis;
 }
+
+/**
+ * A Redis client for `what`, connected: the first connection is awaited so that a wrong
+ * REDIS_URL shows at boot, not at the first request that needs it. Used by the accounts and
+ * the catalog writes alike.
+ *
+ * @example
+ * const redis = await readyRedis({ url, timeoutMs: 500 }, 'redis host:6379 (accounts)', 'account requests', log.warn);
+ */
+export async function readyRedis(options: { url: string; timeoutMs: number }, where: string, what: string, warn: (line: string) => void): Promise<Redis> {
+  const redis = await connectRedis(options.url, {
+    timeoutMs: options.timeoutMs,
+    onDown: (error) => warn(`${where} unreachable (${error.message}): reads go on, ${what} answer 503 until it returns`),
+    onBack: () => warn(`${where} is back: ${what} are served again`),
+  });
+  await new Promise<void>((resolve, reject) => {
+    if (redis.status === 'ready') return resolve();
+    const timer = setTimeout(() => reject(new Error(`${where} did not answer within 5 s`)), 5000);
+    redis.once('ready', () => {
+      clearTimeout(timer);
+      resolve();
+    });
+  });
+  return redis;
+}

@@ -1,8 +1,8 @@
 import { readFile } from 'node:fs/promises';
 import type { Adapter } from 'lowdb';
-import { HttpError } from '../lib/http-error.ts';
-import { parseJson } from '../lib/json.ts';
-import { writeWholeFile } from '../lib/whole-file.ts';
+import { HttpError } from './http-error.ts';
+import { parseJson } from './json.ts';
+import { writeWholeFile } from './whole-file.ts';
 
 /**
  * A file that cannot be used as it is: unreadable, not JSON, or not the expected shape. The

@@ -1,5 +1,5 @@
 import type { Redis } from 'ioredis';
-import { OverlayNotSaved, type OverlayStore, type OverlayWrite } from './overlay-store.ts';
+import { OverlayNotSaved, type OverlayStore, type OverlayWrite } from './store.ts';
 
 // One hash tag, so a Redis Cluster keeps the keys in one slot for the script below.
 /** The number of the last write ever appended (it outlives `fold`). */

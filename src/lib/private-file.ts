@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { chmod, mkdir, stat } from 'node:fs/promises';
 import { dirname, parse, resolve } from 'node:path';
-import { removeLeftovers } from '../lib/whole-file.ts';
+import { removeLeftovers } from './whole-file.ts';
 import { StoreFileError } from './synced-json-file.ts';
 
 /**

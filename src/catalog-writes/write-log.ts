@@ -1,6 +1,6 @@
 import { parseJson } from '../lib/json.ts';
 import { compileValidator } from '../lib/validators.ts';
-import type { OverlayWrite } from './overlay-store.ts';
+import type { OverlayWrite } from './store.ts';
 
 /** The overlay as read from its file: the writes kept, and the last one export folded into data/. */
 export interface OverlayContent {

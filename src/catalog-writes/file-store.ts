@@ -1,19 +1,19 @@
 import { readFile } from 'node:fs/promises';
 import { appendWhole } from '../lib/append-file.ts';
 import { writeWholeFile } from '../lib/whole-file.ts';
-import { fileVersion, underLock, versionOf } from './file-lock.ts';
-import { logLine, logText, readOverlay, type OverlayContent } from './overlay-log.ts';
-import { OverlayNotSaved, type OverlayStore, type OverlayWrite } from './overlay-store.ts';
-import { prepareStoreFile } from './private-file.ts';
-import { StoreFileError } from './synced-json-file.ts';
-import { WriteQueue } from './write-queue.ts';
+import { fileVersion, underLock, versionOf } from '../lib/file-lock.ts';
+import { logLine, logText, readOverlay, type OverlayContent } from './write-log.ts';
+import { OverlayNotSaved, type OverlayStore, type OverlayWrite } from './store.ts';
+import { prepareStoreFile } from '../lib/private-file.ts';
+import { StoreFileError } from '../lib/synced-json-file.ts';
+import { WriteQueue } from '../lib/write-queue.ts';
 
 /** The number of the last write the overlay ever took. */
 const lastOf = ({ writes, exported }: OverlayContent) => writes.at(-1)?.seq ?? exported;
 
 /**
  * The catalog overlay in one file beside the accounts file, for one instance: a log, one JSON
- * line a write after a header line (`overlay-log.ts`). An append writes one line and flushes it
+ * line a write after a header line (`write-log.ts`). An append writes one line and flushes it
  * before it resolves, so a write costs the same however many are kept; on a failure (a full
  * disk) the file is cut back to what it held. The file is rewritten whole (flushed, renamed
  * over it, the version it replaces kept as `<file>.previous`) only when export folds writes
