@@ -1,5 +1,6 @@
 import type { Family, FieldInfo } from './families.ts';
 import { FieldIndex, type Scalar } from './field-index.ts';
+import { pictureReferences } from './pictures/references.ts';
 import { buildOrder, type Direction, type Order } from './order.ts';
 import { universe, type Postings } from './postings.ts';
 import { SearchIndex } from './search.ts';
@@ -31,6 +32,7 @@ export class FamilyStore {
   private readonly orders = new Map<string, Order>();
   private uuidRanks?: Int32Array;
   private everything?: Postings;
+  private picturesNamed?: boolean;
 
   constructor(
     readonly family: Family,
@@ -58,6 +60,11 @@ export class FamilyStore {
       this.searches.set(key, index);
     }
     return index;
+  }
+
+  /** Whether a record names a picture this server serves (`/images/…`); looked for once, stopping at the first. */
+  get namesPictures(): boolean {
+    return (this.picturesNamed ??= this.records.some((record) => pictureReferences(record).length > 0));
   }
 
   get size(): number {
