@@ -174,10 +174,16 @@ export async function measureReadsUnderWrites(paths: string[], options: WritesOp
       const alone: Measure[] = [];
       const beside: Measure[] = [];
       let written = 0;
+      /** One round of reads, with the server's CPU time a read answered (every thread, user and system). */
+      const reads = async (): Promise<Measure> => {
+        const before = await server.cpuSeconds();
+        const measure = await drive(base + path, {}, 200, { seconds: options.seconds, connections: options.connections });
+        return { ...measure, cpuUs: (((await server.cpuSeconds()) - before) * 1e6) / measure.requests };
+      };
       await drive(base + path, {}, 200, { seconds: 1, connections: options.connections });
       for (let round = 0; round < options.rounds; round++) {
         options.progress(`reads of ${path}, round ${round + 1}: alone, then beside ${options.writesPerSecond} writes/s`);
-        alone.push(await drive(base + path, {}, 200, { seconds: options.seconds, connections: options.connections }));
+        alone.push(await reads());
         let writing = true;
         const writer = (async () => {
           const every = 1000 / options.writesPerSecond;
@@ -187,7 +193,7 @@ export async function measureReadsUnderWrites(paths: string[], options: WritesOp
             await new Promise((resolve) => setTimeout(resolve, Math.max(0, next + every - performance.now())));
           }
         })();
-        beside.push(await drive(base + path, {}, 200, { seconds: options.seconds, connections: options.connections }));
+        beside.push(await reads());
         writing = false;
         await writer;
       }
