@@ -4,7 +4,7 @@ import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { openOverlay } from '../src/catalog-writes/open.ts';
 import { accountOptions, overlayFile } from '../src/parts.ts';
-import { historyLines } from '../src/catalog/edit/describe.ts';
+import { historyLines, staleWritesReport } from '../src/catalog/edit/describe.ts';
 import { planExport } from '../src/catalog/edit/export.ts';
 import { replayWrites } from '../src/catalog/edit/replay.ts';
 import { loadCatalog } from '../src/catalog/load.ts';
@@ -53,9 +53,8 @@ try {
   } else if (writes.length === 0) {
     console.log(`nothing to export: no catalog writes kept in ${where}`);
   } else {
-    if (replayed.skipped.length && !values['drop-stale']) {
-      fail(`${replayed.skipped.length} write(s) no longer apply to ${dir} and would be lost:\n${historyLines({ applied: [], skipped: replayed.skipped }).join('\n')}\nmake them again through the API, or export with --drop-stale`);
-    }
+    if (replayed.skipped.length && !values['drop-stale']) fail(`export refused: ${replayed.skipped.length} write(s) would be lost\n${staleWritesReport(replayed.skipped)}`);
+    if (replayed.skipped.length) console.error(`--drop-stale: ${replayed.skipped.length} write(s) dropped\n${staleWritesReport(replayed.skipped)}`);
     const plan = await planExport(dir, loaded.catalog, replayed.changes);
     console.log(plan.lines.join('\n'));
     if (values['dry-run']) {

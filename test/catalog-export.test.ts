@@ -152,6 +152,7 @@ test('export round trip: folded into data/ in canonical form while the server ru
   const withLater = await answers();
   await restart('SIGTERM');
   sameAnswers(await answers(), withLater, 'restarted on the exported data with the one later write');
+  assert.not.match(server.output(), /no longer applies/);
   const listed = await catalogCli('changes');
   assert.match(listed.stdout, /^#7 .* curator: POST \/api\/v1\/games$/m, listed.stdout + listed.stderr);
 
@@ -159,6 +160,27 @@ test('export round trip: folded into data/ in canonical form while the server ru
   await restart('SIGTERM');
   sameAnswers(await answers(), withLater, 'restarted on the exported data with an empty overlay');
   assert.match((await catalogCli('changes')).stdout, /no catalog writes kept in/);
+});
+
+test('an export interrupted before it emptied the overlay: its writes are recognised in data/, not reported, and the next export empties them', async () => {
+  const actor = actors[6]!;
+  assert.is((await write('PATCH', `/api/v1/actors/${String(actor.uuid)}`, { nationality: 'Exported Once' })).status, 200);
+  assert.is((await write('PATCH', `/api/v1/actors/${String(actor.uuid)}`, { nationality: 'Exported Twice' })).status, 200);
+  const served = await answers();
+  const unfolded = await readFile(overlayFile, 'utf8');
+  assert.is((await catalogCli('export')).code, 0);
+  // As if export had stopped between writing data/ and emptying the overlay.
+  await writeFile(overlayFile, unfolded);
+  await restart('SIGTERM');
+  assert.not.match(server.output(), /no longer applies/);
+  sameAnswers(await answers(), served, 'restarted on the exported data with its writes still in the overlay');
+  const listed = await catalogCli('changes');
+  assert.match(listed.stdout, /^#8 .*\n {4}already in data\/: exported/m, listed.stdout);
+  assert.match(listed.stdout, /^#9 .*\n {4}already in data\/: exported/m, listed.stdout);
+  const again = await catalogCli('export');
+  assert.is(again.code, 0, again.stderr);
+  assert.match(again.stdout, /2 write\(s\) folded into 0 file\(s\)/);
+  assert.equal(await readOverlayFile(overlayFile), { writes: [], exported: 9 });
 });
 
 test('a write that data/ changed since is left out at boot with a warning naming it; the server starts', async () => {
@@ -172,13 +194,17 @@ test('a write that data/ changed since is left out at boot with a warning naming
   await writeFile(file, `${JSON.stringify(rows, null, 2)}\n`);
   server = startServer(ENV);
   url = await listeningUrl(server);
-  assert.match(server.output(), new RegExp(`catalog write 8 \\(PATCH /api/v1/actors/${String(actor.uuid)} by curator at [^)]+\\) no longer applies and is left out: actor '${String(actor.uuid)}' in actors\\.json is not what it was when the write was made: data/ changed it since`));
+  const report = new RegExp(`catalog write 10 \\(PATCH /api/v1/actors/${String(actor.uuid)} by curator at [^)]+\\) no longer applies and is left out: actor '${String(actor.uuid)}' in actors\\.json is not what it was when the write was made: data/ changed it since\nsee it with [^\n]+`).exec(server.output())?.[0];
+  assert.ok(report, server.output());
   assert.is(((await (await fetch(`${url}/api/v1/actors/${String(actor.uuid)}`)).json()) as Json).nationality, 'Edited In data/');
   const listed = await catalogCli('changes');
-  assert.match(listed.stdout, /^#8 .*\n {4}left out, no longer applies: actor /m);
+  assert.match(listed.stdout, /^#10 .*\n {4}left out, no longer applies: actor /m);
   const refused = await catalogCli('export');
   assert.is(refused.code, 1);
-  assert.match(refused.stderr, /1 write\(s\) no longer apply .* and would be lost/);
+  assert.is(refused.stderr, `export refused: 1 write(s) would be lost\n${report}\n`);
+  const dropped = await catalogCli('export', '--drop-stale');
+  assert.is(dropped.code, 0, dropped.stderr);
+  assert.is(dropped.stderr, `--drop-stale: 1 write(s) dropped\n${report}\n`);
 });
 
 test('an overlay file that is not an overlay refuses the boot, untouched, naming it', async () => {

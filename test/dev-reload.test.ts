@@ -112,6 +112,42 @@ test('fixing the file serves it again, also when an editor saves by renaming a n
   await until('the edit after the rename', async () => (await served(actorPath)).body.last_name === 'After-the-rename');
 });
 
+test('an export under npm run dev is not reported by the reload it causes; a write data/ changed since is reported alike on reload, at boot and by export', async () => {
+  const env = { DATA_DIR: data, ACCOUNTS_FILE: accountsFile, RATE_LIMIT: 'off' };
+  const signIn = await fetch(`${url}/api/v1/auth/authenticate`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ username: 'curator', password: 'the curator password' }) });
+  const { token } = (await signIn.json()) as { token: string };
+  const patch = (uuid: unknown, nationality: string) =>
+    fetch(`${url}/api/v1/actors/${String(uuid)}`, { method: 'PATCH', headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' }, body: JSON.stringify({ nationality }) });
+  assert.is((await patch(actors[3]!.uuid, 'Exported Under Dev')).status, 200);
+  let printed = dev.output().length;
+  const exported = await runScript('scripts/catalog.ts', ['export'], env);
+  assert.is(exported.code, 0, exported.stderr);
+  await until('the reload of the exported data', () => dev.output().slice(printed).includes('reloaded catalog'));
+  assert.not.match(dev.output().slice(printed), /no longer applies/);
+  assert.is((await served(`/api/v1/actors/${String(actors[3]!.uuid)}`)).body.nationality, 'Exported Under Dev');
+
+  assert.is((await patch(actors[4]!.uuid, 'Overlaid Under Dev')).status, 200);
+  printed = dev.output().length;
+  const rows = JSON.parse(await readFile(join(data, 'actors.json'), 'utf8')) as Row[];
+  await writeJson('actors.json', rows.map((a, i) => (i === 4 ? { ...a, nationality: 'Edited In data/' } : a)));
+  await until('the stale write to be reported', () => /\nsee it with /.test(dev.output().slice(printed)));
+  const report = /catalog write \d+ \(PATCH [^\n]+ no longer applies and is left out: actor '[^']+' in actors\.json is not what it was[^\n]*\nsee it with [^\n]*/.exec(dev.output().slice(printed))?.[0];
+  assert.ok(report, dev.output().slice(printed));
+  assert.is((await served(`/api/v1/actors/${String(actors[4]!.uuid)}`)).body.nationality, 'Edited In data/');
+
+  const booted = startServer(env);
+  try {
+    await listeningUrl(booted);
+    assert.ok(booted.output().includes(report), booted.output());
+  } finally {
+    booted.child.kill('SIGTERM');
+    if (booted.child.exitCode === null) await once(booted.child, 'exit');
+  }
+  const refused = await runScript('scripts/catalog.ts', ['export'], env);
+  assert.is(refused.code, 1);
+  assert.is(refused.stderr, `export refused: 1 write(s) would be lost\n${report}\n`);
+});
+
 test('npm run dev starts on broken data: 503 in the error shape until the data is good, then a line says it is', async () => {
   const broken = join(await tempDir(), 'data');
   await cp(join(ROOT, 'data'), broken, { recursive: true });

@@ -10,7 +10,8 @@ import { generateCatalog, writeCatalog } from '../scripts/lib/generate-catalog.t
 import { loadCatalog } from '../src/catalog/load.ts';
 import { filterPositions, type Condition } from '../src/catalog/filter.ts';
 import { sortPositions } from '../src/catalog/query.ts';
-import type { FamilyStore } from '../src/catalog/store.ts';
+import { FamilyStore } from '../src/catalog/store.ts';
+import type { CatalogRecord, Translation } from '../src/catalog/types.ts';
 import { scanQuery, scanSort, valuesAt } from './helpers/scan.ts';
 
 const dir = await mkdtemp(join(tmpdir(), 'catalog-10k-'));
@@ -89,6 +90,35 @@ for (const name of ['actors', 'episodes', 'locations', 'games', 'seasons', 'soun
 test('a family of 10,000 actors is what the generator promised', () => {
   assert.is(catalog.store('actors').size, 10_000);
   assert.is(catalog.store('episodes').size, 10_000);
+});
+
+test('a store patched by a write holds what a store built from the same rows holds', () => {
+  const store = catalog.store('episodes');
+  const inSpanish = store.records.findIndex((_, p) => store.ownTranslation(p, 'es-ES') !== undefined);
+  assert.ok(inSpanish >= 0, 'an episode translated into es-ES');
+  const [replaced, translated, untranslated] = [store.records[5]!, store.records[7]!, store.records[inSpanish]!];
+  const added = { ...store.records[0]!, uuid: '00000000-0000-4000-8000-000000000001', thumbnail: '/images/episodes/00000000-0000-4000-8000-000000000001.svg' };
+  const records = new Map<string, CatalogRecord>([[replaced.uuid, { ...replaced, duration: 1 }], [added.uuid, added]]);
+  const rows = new Map<string, Map<string, Translation | null>>([
+    ['pt-BR', new Map([[translated.uuid, { title: 'Título novo' }], [added.uuid, { title: 'Acrescentado' }]])],
+    ['es-ES', new Map([[untranslated.uuid, null]])],
+  ]);
+  const patched = store.patched(records, rows);
+
+  const list = [...store.records.map((record) => records.get(record.uuid) ?? record), added];
+  const columns = new Map(
+    store.languages.map((language) => [language, list.map((record, p) => (rows.get(language)?.has(record.uuid) ? (rows.get(language)!.get(record.uuid) ?? undefined) : p < store.size ? store.ownTranslation(p, language) : undefined))]),
+  );
+  const built = new FamilyStore(store.family, list, columns, store.languages, store.defaultLanguage);
+  assert.equal(patched.records, built.records);
+  for (const [p, record] of list.entries()) {
+    assert.is(patched.position(record.uuid), p);
+    assert.equal(patched.translationsOf(p), built.translationsOf(p), `translations of position ${p}`);
+  }
+  assert.is(patched.namesPictures, true, 'the added record names a picture of its own');
+  assert.is(store.namesPictures, false);
+  assert.is(store.position(added.uuid), undefined, 'the store patched is left as it was');
+  assert.is(store.ownTranslation(7, 'pt-BR')?.title, store.translation(7, 'pt-BR').fields.title);
 });
 
 test.run();

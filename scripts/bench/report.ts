@@ -179,8 +179,8 @@ export function soakTable(results: SoakResult[], sampleSeconds: number): string 
  */
 export function writesTables(latency: LatencyFigures, pileUp: PileUpFigures, reads: UnderWritesFigures[], options: WritesOptions): string {
   const latencyTable = table(
-    ['records', 'writes timed', 'p50 ms', 'p99 ms (target < 50)', 'max ms', 'overlay file after'],
-    [[int(latency.records), int(latency.writes), ms(latency.p50), `${ms(latency.p99)} ${latency.p99 < 50 ? '✓' : '✗'}`, ms(latency.max), `${(latency.overlayBytes / 1024).toFixed(0)} KB`]],
+    ['records', 'writes timed', 'p50 ms', 'p99 ms (target < 50)', 'max ms', 'server CPU ms a write', 'overlay file after'],
+    [[int(latency.records), int(latency.writes), ms(latency.p50), `${ms(latency.p99)} ${latency.p99 < 50 ? '✓' : '✗'}`, ms(latency.max), latency.cpuMs.toFixed(1), `${(latency.overlayBytes / 1024).toFixed(0)} KB`]],
   );
   const last = `${int(pileUp.writes - PILE_WINDOW + 1)}–${int(pileUp.writes)}`;
   const bound = 1.5 * pileUp.firstP99 + 5;
@@ -189,16 +189,19 @@ export function writesTables(latency: LatencyFigures, pileUp: PileUpFigures, rea
     [[int(pileUp.records), int(pileUp.writes), ms(pileUp.firstP99), `${ms(pileUp.lastP99)} ${pileUp.lastP99 <= bound ? '✓' : '✗'}`, (pileUp.lastP99 / pileUp.firstP99).toFixed(2), `${(pileUp.overlayBytes / 1024).toFixed(0)} KB`]],
   );
   const readsTable = table(
-    ['read', 'req/s alone (median)', 'req/s beside writes (median)', 'ratio (target ≥ 0.9)', 'writes/s taken'],
+    ['read', 'req/s alone (median)', 'req/s beside writes (median)', 'ratio (target ≥ 0.9)', 'server CPU µs a read, alone → beside (medians)', 'writes/s taken'],
     reads.map((row) => {
       const rps = (list: { rps: number }[]) => median(list.map((m) => m.rps));
-      return [`\`${row.path}\``, int(rps(row.alone)), int(rps(row.beside)), `${row.ratio.toFixed(2)} ${row.ratio >= 0.9 ? '✓' : '✗'}`, row.writeRate.toFixed(1)];
+      const cpuUs = (list: { cpuUs?: number }[]) => median(list.map((m) => m.cpuUs!)).toFixed(0);
+      return [`\`${row.path}\``, int(rps(row.alone)), int(rps(row.beside)), `${row.ratio.toFixed(2)} ${row.ratio >= 0.9 ? '✓' : '✗'}`, `${cpuUs(row.alone)} → ${cpuUs(row.beside)}`, row.writeRate.toFixed(1)];
     }),
   );
   const note =
     `Writes: one client, one after another, a repeating mix of an actor's PATCH, an episode's translated-title PATCH and a soundtrack's POST, ` +
     `each timed from the request to the whole answer (staged, checked, written to the overlay file and flushed, then served), after 10 untimed. ` +
-    `Reads: autocannon, ${options.connections} connections, ${options.seconds} s per round, ${options.rounds} rounds alone and ${options.rounds} beside ${options.writesPerSecond} writes a second, alternated; the embedded catalog, the compiled server with its defaults (limits on).`;
+    `Reads: autocannon, ${options.connections} connections, ${options.seconds} s per round, ${options.rounds} rounds alone and ${options.rounds} beside ${options.writesPerSecond} writes a second, alternated, after 10 untimed writes; the embedded catalog, the compiled server with its defaults (limits on). ` +
+    `Server CPU a write: the server process's CPU time (every thread, user and system) over the timed writes, divided by their number; ` +
+    `a read's, over a round of reads (beside writes, theirs counted in), divided by the reads answered. req/s also moves with what the load generator gets of the shared cores; the CPU a read says what the writes add to each.`;
   const pileUpNote = `Pile-up: a fresh overlay, 10 untimed writes, then ${int(pileUp.writes)} PATCHes one after another, each setting an actor's nationality to a new 200-character value; the p99 of the last ${PILE_WINDOW} against that of the first ${PILE_WINDOW}, in the same run.`;
   return `${latencyTable}\n\n${pileUpTable}\n\n${readsTable}\n\n${note} ${pileUpNote}`;
 }

@@ -31,6 +31,8 @@ export interface LatencyFigures {
   p50: number;
   p99: number;
   max: number;
+  /** Server CPU time (every thread, user and system) per timed write, in ms: what a write takes from the readers, less noisy than req/s. */
+  cpuMs: number;
   overlayBytes: number;
 }
 
@@ -104,14 +106,16 @@ export async function measureWriteLatency(options: WritesOptions): Promise<Laten
     for (let n = 0; n < 10; n++) await send(base, token, nthWrite(n, actors, episodes));
     options.progress(`${options.records.toLocaleString('en-US')} records: timing ${options.writes} writes`);
     const times: number[] = [];
+    const cpuBefore = await server.cpuSeconds();
     for (let n = 10; n < 10 + options.writes; n++) {
       const started = performance.now();
       await send(base, token, nthWrite(n, actors, episodes));
       times.push(performance.now() - started);
     }
+    const cpuMs = (((await server.cpuSeconds()) - cpuBefore) * 1000) / options.writes;
     times.sort((a, b) => a - b);
     const overlayBytes = (await stat(join(folder, 'catalog-overlay.json'))).size;
-    return { records: options.records, writes: options.writes, p50: percentile(times, 50), p99: percentile(times, 99), max: times.at(-1)!, overlayBytes };
+    return { records: options.records, writes: options.writes, p50: percentile(times, 50), p99: percentile(times, 99), max: times.at(-1)!, cpuMs, overlayBytes };
   } finally {
     await server.stop();
     await rm(folder, { recursive: true, force: true });
@@ -164,14 +168,22 @@ export async function measureReadsUnderWrites(paths: string[], options: WritesOp
     const [actors, episodes] = [await uuids(base, 'actors'), await uuids(base, 'episodes')];
     const results: UnderWritesFigures[] = [];
     let n = 0;
+    // Untimed, as for the latency: the first writes of a process load and compile the write path's code.
+    for (; n < 10; n++) await send(base, token, nthWrite(n, actors, episodes));
     for (const path of paths) {
       const alone: Measure[] = [];
       const beside: Measure[] = [];
       let written = 0;
+      /** One round of reads, with the server's CPU time a read answered (every thread, user and system). */
+      const reads = async (): Promise<Measure> => {
+        const before = await server.cpuSeconds();
+        const measure = await drive(base + path, {}, 200, { seconds: options.seconds, connections: options.connections });
+        return { ...measure, cpuUs: (((await server.cpuSeconds()) - before) * 1e6) / measure.requests };
+      };
       await drive(base + path, {}, 200, { seconds: 1, connections: options.connections });
       for (let round = 0; round < options.rounds; round++) {
         options.progress(`reads of ${path}, round ${round + 1}: alone, then beside ${options.writesPerSecond} writes/s`);
-        alone.push(await drive(base + path, {}, 200, { seconds: options.seconds, connections: options.connections }));
+        alone.push(await reads());
         let writing = true;
         const writer = (async () => {
           const every = 1000 / options.writesPerSecond;
@@ -181,7 +193,7 @@ export async function measureReadsUnderWrites(paths: string[], options: WritesOp
             await new Promise((resolve) => setTimeout(resolve, Math.max(0, next + every - performance.now())));
           }
         })();
-        beside.push(await drive(base + path, {}, 200, { seconds: options.seconds, connections: options.connections }));
+        beside.push(await reads());
         writing = false;
         await writer;
       }

@@ -46,18 +46,19 @@ export class LogFileOverlayStore implements OverlayStore {
     return store;
   }
 
-  async since(seq: number): Promise<OverlayWrite[]> {
-    return this.#content.writes.filter((write) => write.seq > seq);
+  /** Read from the file as it is now: an export may have emptied it since (`npm run dev` replays it after each edit of data/). */
+  since(seq: number): Promise<OverlayWrite[]> {
+    return this.#onDisk(async () => this.#after(seq));
   }
 
-  async end(): Promise<number> {
-    return lastOf(this.#content);
+  end(): Promise<number> {
+    return this.#onDisk(async () => lastOf(this.#content));
   }
 
   append(write: Omit<OverlayWrite, 'seq'>, after: number): Promise<{ seq: number } | { behind: OverlayWrite[] }> {
-    return this.#change(async () => {
+    return this.#onDisk(async () => {
       const last = lastOf(this.#content);
-      if (last !== after) return { behind: await this.since(after) };
+      if (last !== after) return { behind: this.#after(after) };
       const next = { ...write, seq: last + 1 };
       if (this.#appendable) await this.#appendLine(next);
       else await this.#rewrite({ ...this.#content, writes: [...this.#content.writes, next] });
@@ -66,7 +67,7 @@ export class LogFileOverlayStore implements OverlayStore {
   }
 
   fold(through: number): Promise<void> {
-    return this.#change(() => {
+    return this.#onDisk(() => {
       const { writes, exported } = this.#content;
       return this.#rewrite({ writes: writes.filter((w) => w.seq > through), exported: Math.max(through, exported) });
     });
@@ -76,8 +77,12 @@ export class LogFileOverlayStore implements OverlayStore {
 
   close(): void {}
 
+  #after(seq: number): OverlayWrite[] {
+    return this.#content.writes.filter((write) => write.seq > seq);
+  }
+
   /** Runs `change` on the overlay as it is on disk, in the queue and under the lock file. */
-  #change<T>(change: () => Promise<T>): Promise<T> {
+  #onDisk<T>(change: () => Promise<T>): Promise<T> {
     return this.#queue.run(() =>
       underLock(this.file, this.warn, async () => {
         await this.#reload();

@@ -26,6 +26,16 @@ export class Catalog {
     return this.store('overview').records[0]!;
   }
 
+  /**
+   * Whether a record names a picture this server serves. Asked by every answer (see
+   * `pictureOrigin`), so it never draws them: a write's catalog shares the stores it does not
+   * touch, and with them what they found.
+   */
+  get namesPictures(): boolean {
+    for (const store of this.stores.values()) if (store.namesPictures) return true;
+    return false;
+  }
+
   /** Records per family, overview excluded: the overview's `data_count`. */
   counts(): Record<Exclude<FamilyName, 'overview'>, number> {
     const counts: Record<string, number> = {};

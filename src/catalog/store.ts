@@ -1,5 +1,6 @@
 import type { Family, FieldInfo } from './families.ts';
 import { FieldIndex, type Scalar } from './field-index.ts';
+import { pictureReferences } from './pictures/references.ts';
 import { buildOrder, type Direction, type Order } from './order.ts';
 import { universe, type Postings } from './postings.ts';
 import { SearchIndex } from './search.ts';
@@ -22,7 +23,7 @@ function valuesOf(value: unknown, field: FieldInfo): Scalar[] | undefined {
  * store.index('season', 'pt-BR').get(seasonHref); // positions, ascending
  */
 export class FamilyStore {
-  private readonly positions = new Map<string, number>();
+  private readonly positions: ReadonlyMap<string, number>;
   /** Field indexes by field (and language, for translated fields), built on first use. */
   private readonly indexes = new Map<string, FieldIndex>();
   /** Search indexes by language (untranslated families have one), built on first use. */
@@ -31,6 +32,7 @@ export class FamilyStore {
   private readonly orders = new Map<string, Order>();
   private uuidRanks?: Int32Array;
   private everything?: Postings;
+  private picturesNamed?: boolean;
 
   constructor(
     readonly family: Family,
@@ -39,8 +41,57 @@ export class FamilyStore {
     private readonly translations: ReadonlyMap<string, readonly (Translation | undefined)[]>,
     readonly languages: readonly string[],
     readonly defaultLanguage: string,
+    /** Each record's position by uuid, when the caller has it already (see `patched`). */
+    positions?: ReadonlyMap<string, number>,
   ) {
-    records.forEach((record, position) => this.positions.set(record.uuid, position));
+    this.positions = positions ?? new Map(records.map((record, position) => [record.uuid, position]));
+  }
+
+  /**
+   * This store with `records` (by uuid) replaced, or added after the others, and translation
+   * `rows` set (by language, then uuid; null removes one): what a write that removes no record
+   * makes. Untouched records keep their place, and what did not change (the positions when no
+   * record is added, the translations of a language with no row set) is shared rather than
+   * built again, so a write costs about the same on a family of any size. Indexes are built
+   * again as queries need them.
+   *
+   * @example
+   * const next = store.patched(new Map([[uuid, record]]), new Map([['pt-BR', new Map([[uuid, { title: 'Título' }]])]]));
+   */
+  patched(records: ReadonlyMap<string, CatalogRecord>, rows: ReadonlyMap<string, ReadonlyMap<string, Translation | null>>): FamilyStore {
+    const list = this.records.slice();
+    let positions = this.positions;
+    for (const [uuid, record] of records) {
+      const position = this.positions.get(uuid);
+      if (position !== undefined) {
+        list[position] = record;
+        continue;
+      }
+      if (positions === this.positions) positions = new Map(this.positions);
+      (positions as Map<string, number>).set(uuid, list.length);
+      list.push(record);
+    }
+    const translations = new Map<string, readonly (Translation | undefined)[]>();
+    for (const language of this.family.translation ? this.languages : []) {
+      const column = this.translations.get(language) ?? [];
+      const set = rows.get(language);
+      if (!set && column.length === list.length) {
+        translations.set(language, column);
+        continue;
+      }
+      const next = column.slice();
+      while (next.length < list.length) next.push(undefined);
+      for (const [uuid, row] of set ?? []) {
+        const position = positions.get(uuid);
+        if (position !== undefined) next[position] = row ?? undefined;
+      }
+      translations.set(language, next);
+    }
+    const store = new FamilyStore(this.family, list, translations, this.languages, this.defaultLanguage, positions);
+    const named = [...records.values()].some((record) => pictureReferences(record).length > 0);
+    // Replacing records that named pictures may leave none: only then is the family looked through again.
+    if (named || this.picturesNamed === false) store.picturesNamed = named || false;
+    return store;
   }
 
   /**
@@ -58,6 +109,11 @@ export class FamilyStore {
       this.searches.set(key, index);
     }
     return index;
+  }
+
+  /** Whether a record names a picture this server serves (`/images/…`); looked for once, stopping at the first. */
+  get namesPictures(): boolean {
+    return (this.picturesNamed ??= this.records.some((record) => pictureReferences(record).length > 0));
   }
 
   get size(): number {

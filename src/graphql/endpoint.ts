@@ -125,9 +125,9 @@ export function graphqlEndpoint(options: GraphQLOptions): GraphQLEndpoint {
   });
 
   const answer = async (ctx: Context) => {
-    const { catalog, cache, pictures } = served.current;
+    const { catalog, cache } = served.current;
     const preferred = acceptedLanguage(ctx, catalog);
-    const origin = pictureOrigin(ctx, options.publicUrl, pictures);
+    const origin = pictureOrigin(ctx, options.publicUrl, catalog);
     ctx.vary('Accept');
     const body = ctx.method === 'POST' ? (ctx.request as { body?: unknown }).body : undefined;
     if (Array.isArray(body)) {

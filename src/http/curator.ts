@@ -1,6 +1,7 @@
 import type { Caller } from '../accounts/account.ts';
 import { OverlayNotSaved, type OverlayStore, type OverlayWrite } from '../catalog-writes/store.ts';
 import { applyChanges } from '../catalog/edit/apply.ts';
+import { staleWritesReport } from '../catalog/edit/describe.ts';
 import { Draft } from '../catalog/edit/draft.ts';
 import { passGate } from '../catalog/edit/gate.ts';
 import type { WriteOutcome } from '../catalog/edit/operations.ts';
@@ -45,7 +46,7 @@ export class Curator {
   /** Applies the overlay over the served catalog (reporting writes that no longer apply) and follows it from then on. */
   static async open(served: ServedCatalog, overlay: OverlayStore, log: Logger): Promise<Curator> {
     const curator = new Curator(served, overlay, served.current.catalog.version, log);
-    await curator.#replayAll();
+    await curator.#replayAll(served.current.catalog);
     overlay.onChange(() =>
       void curator.sync().then(
         () => (curator.#behindReported = false),
@@ -77,7 +78,7 @@ export class Curator {
           // Never an endless loop: an overlay that ends before this instance's last write lost writes.
           if (appended.behind.length === 0) throw new OverlayNotSaved('the overlay', `it ends before write ${this.#seq}, which this instance applied: was it emptied? Restart the instances`);
           // Another instance wrote first: catch up, then stage again on what it left.
-          await this.#catchUp(appended.behind);
+          this.#catchUp(appended.behind);
           continue;
         }
         this.#seq = appended.seq;
@@ -89,12 +90,7 @@ export class Curator {
 
   /** Serves `catalog` (data/ edited under `npm run dev`) with the overlay applied over it again. */
   rebase(catalog: Catalog): Promise<void> {
-    return this.#queue.run(async () => {
-      this.baseVersion = catalog.version;
-      this.#seq = 0;
-      this.served.replace(catalog);
-      await this.#replayAll();
-    });
+    return this.#queue.run(() => this.#replayAll(catalog));
   }
 
   close(): void {
@@ -105,24 +101,29 @@ export class Curator {
     return `${this.baseVersion}.${this.#seq}`;
   }
 
-  /** Applies every write kept over the served catalog; numbering goes on after the last ever taken (exported ones too). */
-  async #replayAll(): Promise<void> {
+  /**
+   * Serves `base` with every write kept applied over it; numbering goes on after the last ever
+   * taken (exported ones too). An overlay that cannot be read changes nothing served.
+   */
+  async #replayAll(base: Catalog): Promise<void> {
     // The end is read first: a write appended meanwhile is either replayed now or found by the next sync.
     const end = await this.overlay.end();
-    await this.#catchUp(await this.overlay.since(0));
+    const writes = await this.overlay.since(0);
+    this.baseVersion = base.version;
+    this.#seq = 0;
+    this.#apply(base, writes);
     this.#seq = Math.max(this.#seq, end);
   }
 
-  async #catchUp(writes: readonly OverlayWrite[]): Promise<void> {
-    if (writes.length === 0) return;
-    this.#seq = writes.at(-1)!.seq;
-    const { catalog, skipped } = replayWrites(this.served.current.catalog, writes, this.#version());
-    for (const { write, reason } of skipped) {
-      this.log.warn(
-        `catalog write ${write.seq} (${write.request} by ${write.account.username} at ${write.at}) no longer applies and is left out: ${reason}. ` +
-          'See it with  npm run catalog -- changes ; make it again through the API if it is still wanted',
-      );
-    }
+  #catchUp(writes: readonly OverlayWrite[]): void {
+    if (writes.length) this.#apply(this.served.current.catalog, writes);
+  }
+
+  /** Serves `base` with `writes` replayed over it, saying which no longer apply. */
+  #apply(base: Catalog, writes: readonly OverlayWrite[]): void {
+    this.#seq = writes.at(-1)?.seq ?? this.#seq;
+    const { catalog, skipped } = replayWrites(base, writes, this.#version());
+    if (skipped.length) this.log.warn(staleWritesReport(skipped));
     this.served.replace(catalog);
   }
 }

@@ -24,8 +24,8 @@ export function requestOrigin(ctx: Context, publicUrl: string | undefined): stri
  * the catalog names no picture of its own (HawAPI's layout: absolute URLs served unchanged).
  *
  * @example
- * pictureOrigin(ctx, undefined, served.current.pictures); // 'http://localhost:3000', with Vary: Host
+ * pictureOrigin(ctx, undefined, served.current.catalog); // 'http://localhost:3000', with Vary: Host
  */
-export function pictureOrigin(ctx: Context, publicUrl: string | undefined, pictures: ReadonlyMap<string, unknown>): string {
-  return pictures.size === 0 ? '' : requestOrigin(ctx, publicUrl);
+export function pictureOrigin(ctx: Context, publicUrl: string | undefined, catalog: { namesPictures: boolean }): string {
+  return catalog.namesPictures ? requestOrigin(ctx, publicUrl) : '';
 }

@@ -4,6 +4,12 @@ import { FamilyStore } from '../store.ts';
 import type { CatalogRecord, Translation } from '../types.ts';
 import type { Row, RowChange } from './draft.ts';
 
+/** The translated fields of a translation row (its parent's uuid and its language left out). */
+function fieldsOf(row: Row, parentKey: string): Translation {
+  const { [parentKey]: _parent, language: _language, ...fields } = row;
+  return fields;
+}
+
 /** A family's records and translations with `changes` made: untouched records keep their place, new ones follow. */
 function changedStore(store: FamilyStore, changes: readonly RowChange[], languages: readonly string[]): FamilyStore {
   const { family } = store;
@@ -12,6 +18,16 @@ function changedStore(store: FamilyStore, changes: readonly RowChange[], languag
   for (const change of changes) {
     if (change.language === undefined) records.set(change.uuid, change.after as CatalogRecord | null);
     else rows.set(`${change.uuid} ${change.language}`, change.after);
+  }
+  if (languages.join() === store.languages.join() && ![...records.values()].includes(null)) {
+    const byLanguage = new Map<string, Map<string, Translation | null>>();
+    for (const change of changes) {
+      if (change.language === undefined) continue;
+      const set = byLanguage.get(change.language) ?? new Map<string, Translation | null>();
+      byLanguage.set(change.language, set);
+      set.set(change.uuid, change.after && fieldsOf(change.after, family.translation!.parentKey));
+    }
+    return store.patched(records as Map<string, CatalogRecord>, byLanguage);
   }
   const list: CatalogRecord[] = [];
   for (const record of store.records) {
@@ -32,8 +48,7 @@ function changedStore(store: FamilyStore, changes: readonly RowChange[], languag
           const old = store.position(record.uuid);
           column[position] = old === undefined ? undefined : store.ownTranslation(old, language);
         } else if (row !== null) {
-          const { [parentKey]: _parent, language: _language, ...fields } = row;
-          column[position] = fields;
+          column[position] = fieldsOf(row, parentKey);
         }
       });
       translations.set(language, column);

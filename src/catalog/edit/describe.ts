@@ -26,16 +26,34 @@ export function describeChange(change: RowChange, previous: Row | undefined): st
 
 /**
  * The overlay's writes as `npm run catalog -- changes` lists them: number, time, account,
- * request, then a line per row it changed; writes that no longer apply say why.
+ * request, then a line per row it changed; writes that no longer apply say why, and writes
+ * data/ already holds (exported, the overlay not emptied yet) say so.
  *
  * @example
  * historyLines(replayWrites(base, writes, 'listing'));
  * // ["#1 2026-11-25T09:00:00.000Z ana: PATCH /api/v1/episodes/…", "    changed episode '…': title, updated_at"]
  */
-export function historyLines({ applied, skipped }: Pick<Replayed, 'applied' | 'skipped'>): string[] {
+export function historyLines({ applied, inData, skipped }: Pick<Replayed, 'applied' | 'inData' | 'skipped'>): string[] {
   const entries = [
     ...applied.map(({ write, previous }) => ({ write, details: write.changes.map((change, n) => `    ${describeChange(change, previous[n])}`) })),
+    ...inData.map((write) => ({ write, details: ['    already in data/: exported, the next export empties it from the overlay'] })),
     ...skipped.map(({ write, reason }) => ({ write, details: [`    left out, no longer applies: ${reason}`] })),
   ].sort((a, b) => a.write.seq - b.write.seq);
   return entries.flatMap(({ write, details }) => [`#${write.seq} ${write.at} ${write.account.username}: ${write.request}`, ...details]);
+}
+
+/**
+ * What is said of writes that no longer apply, the same at boot, on each reload of `npm run
+ * dev` and by `npm run catalog -- export`: a line per write naming it and why, then what to do.
+ *
+ * @example
+ * staleWritesReport(replayWrites(base, writes, 'boot').skipped);
+ * // "catalog write 8 (PATCH /api/v1/actors/… by ana at …) no longer applies and is left out: actor '…' in actors.json is not …\n…"
+ */
+export function staleWritesReport(skipped: Replayed['skipped']): string {
+  const them = skipped.length === 1 ? 'it' : 'them';
+  return [
+    ...skipped.map(({ write, reason }) => `catalog write ${write.seq} (${write.request} by ${write.account.username} at ${write.at}) no longer applies and is left out: ${reason}`),
+    `see ${them} with  npm run catalog -- changes ; make ${them} again through the API if still wanted; npm run catalog -- export refuses to lose ${them} unless given --drop-stale`,
+  ].join('\n');
 }

@@ -19,35 +19,54 @@ export interface AppliedWrite {
   previous: (Row | undefined)[];
 }
 
-/** What replaying the overlay gave: the catalog, its net changes over the base, what applied and what was left out. */
+/** What replaying the overlay gave: the catalog, its net changes over the base, what applied, what data/ already held and what was left out. */
 export interface Replayed {
   catalog: Catalog;
   changes: RowChange[];
   applied: AppliedWrite[];
+  /** Writes whose every row data/ already holds as the overlay left it: an export folded them, the overlay was not emptied yet. */
+  inData: KeptWrite[];
   skipped: { write: KeptWrite; reason: string }[];
 }
+
+const rowKey = (change: RowChange) => `${change.family} ${change.uuid} ${change.language ?? ''}`;
 
 /** The row a change replaces, as the draft has it now. */
 function current(draft: Draft, change: RowChange) {
   return change.language === undefined ? draft.record(change.family, change.uuid) : draft.translation(change.family, change.uuid, change.language);
 }
 
-/** Why a kept write no longer applies to the catalog, or undefined when it does. */
-function stale(draft: Draft, write: KeptWrite): string | undefined {
-  for (const change of write.changes) {
-    if (fingerprint(current(draft, change)) === change.before) continue;
-    const family = FAMILIES.get(change.family)!;
-    const file = change.language === undefined ? family.file : `${family.translation!.file} (${change.language})`;
-    return `${family.singular} '${change.uuid}' in ${file} is not what it was when the write was made: data/ changed it since`;
-  }
-  return undefined;
+/**
+ * For each row the writes change, each fingerprint a write leaves it with → the index of the
+ * last write leaving it so: a row holding what write `n` or a later one made of it already has
+ * write `n` in it.
+ */
+function lastLeaving(writes: readonly KeptWrite[]): Map<string, Map<string | null, number>> {
+  const rows = new Map<string, Map<string | null, number>>();
+  writes.forEach((write, index) => {
+    for (const change of write.changes) {
+      const key = rowKey(change);
+      const made = rows.get(key) ?? new Map<string | null, number>();
+      rows.set(key, made);
+      made.set(fingerprint(change.after), index);
+    }
+  });
+  return rows;
+}
+
+function staleReason(change: RowChange): string {
+  const family = FAMILIES.get(change.family)!;
+  const file = change.language === undefined ? family.file : `${family.translation!.file} (${change.language})`;
+  return `${family.singular} '${change.uuid}' in ${file} is not what it was when the write was made: data/ changed it since`;
 }
 
 /**
- * The catalog with the overlay's writes applied in order, each only when every row it changed
- * is still what it replaced and the result passes the catalog's checks; a write that no
- * longer applies (its record removed or edited in data/ since) is left out and reported,
- * never a crash. The catalog is version `version`.
+ * The catalog with the overlay's writes applied in order. A change applies when its row is
+ * still what it replaced; a row already holding what this write or a later one made of it is
+ * left as it is (data/ has it: an export folded it, even if interrupted before it emptied the
+ * overlay). A write with any other row, or whose result fails the catalog's checks, no longer
+ * applies (its record removed or edited in data/ since): it is left out and reported, never a
+ * crash. The catalog is version `version`.
  *
  * @example
  * const { catalog, skipped } = replayWrites(base, writes, `${base.version}.${writes.length}`);
@@ -55,26 +74,36 @@ function stale(draft: Draft, write: KeptWrite): string | undefined {
 export function replayWrites(base: Catalog, writes: readonly KeptWrite[], version: string): Replayed {
   const draft = new Draft(base);
   const applied: AppliedWrite[] = [];
+  const inData: KeptWrite[] = [];
   const skipped: Replayed['skipped'] = [];
-  for (const write of writes) {
-    const reason = stale(draft, write);
-    if (reason) {
-      skipped.push({ write, reason });
-      continue;
+  let made: Map<string, Map<string | null, number>> | undefined;
+  /** The changes of write `index` still to make, or the first one that no longer applies. */
+  const toMake = (write: KeptWrite, index: number): RowChange[] | { stale: RowChange } => {
+    const changes: RowChange[] = [];
+    for (const change of write.changes) {
+      const now = fingerprint(current(draft, change));
+      if (now === change.before) changes.push(change);
+      else if (((made ??= lastLeaving(writes)).get(rowKey(change))!.get(now) ?? -1) < index) return { stale: change };
     }
+    return changes;
+  };
+  writes.forEach((write, index) => {
+    const changes = toMake(write, index);
+    if ('stale' in changes) return void skipped.push({ write, reason: staleReason(changes.stale) });
+    if (changes.length === 0) return void inData.push(write);
     const restore = draft.mark();
     const previous = write.changes.map((change) => current(draft, change));
-    for (const change of write.changes) {
+    for (const change of changes) {
       if (change.language === undefined) draft.setRecord(change.family, change.uuid, change.after);
       else draft.setTranslation(change.family, change.uuid, change.language, change.after);
     }
-    const { invalid, conflicts } = checkEdit(draft, write.changes);
+    const { invalid, conflicts } = checkEdit(draft, changes);
     const problems = [...invalid, ...conflicts];
     if (problems.length) {
       restore();
       skipped.push({ write, reason: problems.map((p) => `${p.uuid ?? p.file}${p.path ?? ''}: ${p.message}`).join('; ') });
     } else applied.push({ write, previous });
-  }
+  });
   const changes = draft.changes();
-  return { catalog: changes.length ? applyChanges(base, changes, version) : base, changes, applied, skipped };
+  return { catalog: changes.length ? applyChanges(base, changes, version) : base, changes, applied, inData, skipped };
 }

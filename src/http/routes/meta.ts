@@ -65,9 +65,9 @@ export function overviewEntry(deps: RouteDeps, language: string, origin: string)
 /** `/api/v1/overview` (with `data_count`), `/overview/{uuid}` and the overview's translations. */
 export function overviewRoutes(router: RouteTable, deps: RouteDeps): void {
   const sendOverview = (ctx: Context) => {
-    const { catalog, pictures } = deps.served.current;
+    const { catalog } = deps.served.current;
     const language = requestLanguage(ctx, catalog, catalog.store('overview').family);
-    send(ctx, overviewEntry(deps, language, pictureOrigin(ctx, deps.publicUrl, pictures)), publicCache(deps));
+    send(ctx, overviewEntry(deps, language, pictureOrigin(ctx, deps.publicUrl, catalog)), publicCache(deps));
   };
   const single = (ctx: Context) => {
     const uuid = String(ctx.params.uuid ?? '').toLowerCase();

@@ -33,8 +33,8 @@ export function recordEntry(deps: RouteDeps, name: FamilyName, position: number,
 
 /** Sends one record from the cache, keyed by its path, language and shape. */
 function sendRecord(ctx: Context, deps: RouteDeps, name: FamilyName, position: number, language: string, cacheControl: string): void {
-  const { catalog, pictures } = deps.served.current;
-  const origin = pictureOrigin(ctx, deps.publicUrl, pictures);
+  const { catalog } = deps.served.current;
+  const origin = pictureOrigin(ctx, deps.publicUrl, catalog);
   send(ctx, recordEntry(deps, name, position, language, origin, readShape(ctx, catalog.store(name).family)), cacheControl);
 }
 
@@ -43,10 +43,10 @@ export function recordRoutes(router: RouteTable, deps: RouteDeps, name: FamilyNa
   const base = familyPath(name);
 
   router.get(base, (ctx) => {
-    const { catalog, cache, pictures } = deps.served.current;
+    const { catalog, cache } = deps.served.current;
     const store = catalog.store(name);
     const language = requestLanguage(ctx, catalog, catalog.store(name).family);
-    const origin = pictureOrigin(ctx, deps.publicUrl, pictures);
+    const origin = pictureOrigin(ctx, deps.publicUrl, catalog);
     const entry = cache.get(`${language} ${origin}${ctx.url}`, () => {
       const query = readListQuery(ctx, store.family, deps.maxPageSize);
       const page = listPage(store, query, language);

@@ -82,7 +82,7 @@ export function writeRoutes(router: RouteTable, deps: WriteDeps): void {
   const position = (ctx: Context, name: FamilyName) => positionOf(ctx, deps.served.current.catalog.store(name));
   const uuidOf = (ctx: Context, name: FamilyName) => deps.served.current.catalog.store(name).records[position(ctx, name)]!.uuid;
   const languages = (name: FamilyName) => (family(name).translation ? deps.served.current.catalog.languages : [deps.served.current.catalog.defaultLanguage]);
-  const origin = (ctx: Context) => pictureOrigin(ctx, deps.publicUrl, deps.served.current.pictures);
+  const origin = (ctx: Context) => pictureOrigin(ctx, deps.publicUrl, deps.served.current.catalog);
   const recordTags = (ctx: Context, name: FamilyName, uuid: string) =>
     ifMatch(ctx, () => {
       const at = deps.served.current.catalog.store(name).position(uuid);
