@@ -26,6 +26,6 @@ export function requestOrigin(ctx: Context, publicUrl: string | undefined): stri
  * @example
  * pictureOrigin(ctx, undefined, served.current.pictures); // 'http://localhost:3000', with Vary: Host
  */
-export function pictureOrigin(ctx: Context, publicUrl: string | undefined, pictures: ReadonlyMap<string, unknown>): string {
-  return pictures.size === 0 ? '' : requestOrigin(ctx, publicUrl);
+export function pictureOrigin(ctx: Context, publicUrl: string | undefined, pictures: { readonly named: boolean }): string {
+  return pictures.named ? requestOrigin(ctx, publicUrl) : '';
 }
