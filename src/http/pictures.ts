@@ -14,7 +14,7 @@ export const PICTURE_CACHE_CONTROL = 'public, max-age=604800';
 
 /**
  * Memory for the pictures of one catalog version, compressed variants included: the embedded
- * catalog's 272 take under 1 MB, so each is drawn once; a generated catalog of millions keeps
+ * catalog's 272 take about 1 MB, so each is drawn once; a generated catalog of millions keeps
  * the pictures asked last.
  */
 export const PICTURE_CACHE_BYTES = 8 * 2 ** 20;
