@@ -58,9 +58,16 @@ function summarize(measures: Measure[], baseline?: Measure[]): Figures {
   };
 }
 
+/**
+ * One PUBLIC_URL for every deployment: picture URLs in answers are absolute, and each server's
+ * own address in them would give each its own bytes and ETags, so the 304 recorded on one
+ * would be a 200 on the others.
+ */
+const PUBLIC_URL = 'https://catalog.example.org';
+
 async function startOurs(dataDir: string, env: Record<string, string>): Promise<Child> {
   const port = await freePort();
-  return startChild(compiledServer(), { PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, ...env }, `http://127.0.0.1:${port}/api/ping`);
+  return startChild(compiledServer(), { PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, PUBLIC_URL, ...env }, `http://127.0.0.1:${port}/api/ping`);
 }
 
 /** A BASIC account's token, registered on `server` for variant (b). */
