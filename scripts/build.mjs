@@ -125,6 +125,14 @@ await esbuild.build({
       },
     },
     {
+      // accepts@1 (Koa's and src/http/send.ts's) brings mime-types@2 with a second copy of
+      // mime-db, which Koa's mime-types@3 already holds: one copy, the same lookups.
+      name: 'one-mime-db',
+      setup(build) {
+        build.onResolve({ filter: /^mime-types$/ }, () => ({ path: join(root, 'node_modules', 'mime-types', 'index.js') }));
+      },
+    },
+    {
       name: 'standalone-validators',
       setup(build) {
         build.onLoad({ filter: /[\\/]src[\\/]lib[\\/]validators\.ts$/ }, (args) => (args.path === validatorsModule ? { contents: validators, loader: 'js', resolveDir: join(root, 'src', 'lib') } : undefined));

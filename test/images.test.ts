@@ -1,20 +1,24 @@
 import { cp, mkdir, writeFile } from 'node:fs/promises';
-import { request } from 'node:http';
+import { request, type IncomingHttpHeaders } from 'node:http';
 import { join } from 'node:path';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
+import { generateCatalog, writeCatalog } from '../scripts/lib/generate-catalog.ts';
 import { checkData } from '../src/catalog/check.ts';
+import { loadCatalog } from '../src/catalog/load.ts';
+import { ServedPictures } from '../src/http/pictures.ts';
 import { offlineBrowser } from './helpers/browser.ts';
 import { dataFile, json, startApp, tempDir, type TestServer } from './helpers/http.ts';
 import { ROOT } from './helpers/spawn.ts';
 
-/** The body of a GET sent with another `Host` (fetch never sends one of its own). */
-function withHost(server: TestServer, path: string, host: string): Promise<string> {
+/** A GET with exactly `headers` (fetch adds headers of its own and decodes bodies): status, headers and the bytes as sent. */
+function raw(server: TestServer, path: string, headers: Record<string, string> = {}): Promise<{ status: number; headers: IncomingHttpHeaders; body: Buffer }> {
   return new Promise((resolve, reject) => {
-    request(`${server.url}${path}`, { headers: { Host: host } }, (res) => {
-      let body = '';
-      res.on('data', (chunk) => (body += chunk));
-      res.on('end', () => resolve(body));
+    request(`${server.url}${path}`, { headers }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body: Buffer.concat(chunks) }));
     })
       .on('error', reject)
       .end();
@@ -92,7 +96,7 @@ test('with PUBLIC_URL the pictures are under it; the origin of a request is neve
   try {
     const path = '/api/v1/actors?size=1';
     const mine = await json<{ thumbnail: string }[]>(await server.get(path));
-    const theirs = JSON.parse(await withHost(server, path, 'classroom.lan:8080')) as { thumbnail: string }[];
+    const theirs = JSON.parse((await raw(server, path, { Host: 'classroom.lan:8080' })).body.toString()) as { thumbnail: string }[];
     assert.ok(mine[0]!.thumbnail.startsWith(server.url));
     assert.ok(theirs[0]!.thumbnail.startsWith('http://classroom.lan:8080/images/'), theirs[0]!.thumbnail);
     assert.ok((await server.get(path)).headers.get('vary')?.includes('Host'));
@@ -106,6 +110,61 @@ test('with PUBLIC_URL the pictures are under it; the origin of a request is neve
   } finally {
     await behind.close();
   }
+});
+
+test('a generated catalog (npm run generate-data) names the pictures the server draws, and every one answers an image', async () => {
+  const dir = await tempDir();
+  await writeCatalog(dir, generateCatalog({ actors: 40, seed: 5 }));
+  const server = await startApp({ DATA_DIR: dir });
+  try {
+    const urls: string[] = pictureUrls(await json(await server.get('/api/v1/overview')));
+    for (const family of FAMILIES) urls.push(...pictureUrls(await json(await server.get(`/api/v1/${family}?size=50`))));
+    assert.ok(new Set(urls).size > 300, `${new Set(urls).size} picture URLs`);
+    await assertPictures(server, urls);
+  } finally {
+    await server.close();
+  }
+});
+
+test('an SVG picture is compressed once per encoding, with Vary, a tag per encoding and 304; a PNG never', async () => {
+  const server = await startApp();
+  try {
+    const [season] = await json<{ thumbnail: string }[]>(await server.get('/api/v1/seasons?size=1'));
+    const path = new URL(season!.thumbnail).pathname;
+    const plain = await raw(server, path);
+    assert.ok(plain.body.length >= 1024, 'a poster is big enough to be worth compressing');
+    assert.match(String(plain.headers.vary), /Accept-Encoding/);
+    const tags = new Set([plain.headers.etag]);
+    for (const [encoding, decode] of [
+      ['gzip', gunzipSync],
+      ['br', brotliDecompressSync],
+    ] as const) {
+      // Between equals the client's order decides, as for every answer (negotiate in src/http/send.ts).
+      const accept = encoding === 'gzip' ? 'gzip, br' : 'br';
+      const answer = await raw(server, path, { 'Accept-Encoding': accept });
+      assert.is(answer.headers['content-encoding'], encoding);
+      assert.match(String(answer.headers.vary), /Accept-Encoding/);
+      assert.is(answer.headers['content-type'], 'image/svg+xml');
+      assert.is(answer.headers['content-length'], String(answer.body.length));
+      assert.equal(decode(answer.body), plain.body);
+      assert.match(String(answer.headers.etag), /^"[^"]+"$/);
+      tags.add(answer.headers.etag);
+      const again = await raw(server, path, { 'Accept-Encoding': accept, 'If-None-Match': String(answer.headers.etag) });
+      assert.is(again.status, 304, encoding);
+      assert.is(again.headers.etag, answer.headers.etag);
+      assert.is((await raw(server, path, { 'If-None-Match': String(answer.headers.etag) })).status, 200, `the ${encoding} tag does not stand for the plain bytes`);
+    }
+    assert.is(tags.size, 3, 'each encoding has a tag of its own');
+  } finally {
+    await server.close();
+  }
+  const loaded = await loadCatalog(join(ROOT, 'data'), { defaultLanguage: 'en-US' });
+  assert.ok(loaded.ok);
+  const pictures = new ServedPictures(loaded.catalog);
+  const poster = loaded.catalog.store('seasons').records[0]!.thumbnail as string;
+  const entry = pictures.get(poster)!;
+  assert.is(pictures.get(poster), entry, 'drawn once, then kept');
+  assert.is(entry.bytes('br'), entry.bytes('br'), 'compressed once, then kept');
 });
 
 test('a page of character cards shows every picture in a browser with nothing off this machine', async () => {
@@ -161,13 +220,13 @@ test('check-data refuses contributed SVGs with a script, an event handler or an 
   assert.match(text, /record 6 .*\/thumbnail: '\/images\/contributed\/missing\.svg' is not a file under images\//);
 });
 
-test('a contributed picture wins over the drawn one and is served as it is', async () => {
+test('a contributed picture wins over the drawn one and is served as it is, uncompressed', async () => {
   const dir = await tempDir();
   await cp(join(ROOT, 'data'), dir, { recursive: true });
   const [first] = await dataFile('characters.json');
   const path = first!.thumbnail as string;
   await mkdir(join(dir, 'images', 'characters'), { recursive: true });
-  const png = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.alloc(16)]);
+  const png = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.alloc(4000)]);
   await writeFile(join(dir, path.replace('.svg', '.png')), png);
   const characters = await dataFile('characters.json');
   characters[0]!.thumbnail = path.replace('.svg', '.png');
@@ -178,6 +237,11 @@ test('a contributed picture wins over the drawn one and is served as it is', asy
     const answer = await fetch(character!.thumbnail);
     assert.is(answer.headers.get('content-type'), 'image/png');
     assert.equal(Buffer.from(await answer.arrayBuffer()), png);
+    // Compressed already, as PNG, JPEG and WebP are: gzip or br would only cost (zeros would shrink, a real PNG would not).
+    const offered = await raw(server, new URL(character!.thumbnail).pathname, { 'Accept-Encoding': 'gzip, br' });
+    assert.is(offered.headers['content-encoding'], undefined);
+    assert.not.match(String(offered.headers.vary), /Accept-Encoding/);
+    assert.equal(offered.body, png);
   } finally {
     await server.close();
   }

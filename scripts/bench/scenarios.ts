@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { isLocalPicture } from '../../src/catalog/pictures/references.ts';
 
 /** One request as a server is asked it: path and request headers. */
 export interface Request {
@@ -95,6 +96,7 @@ export async function scenariosFor(dir: string): Promise<Scenario[]> {
     { name: 'GraphQL GET, repeated', status: 200, targets: { a: 0.8 }, efficiency: { a: 0.85 }, ours: { path: `/api/graphql?query=${encodeURIComponent(page)}`, headers: graphql } },
     { name: 'GraphQL POST, repeated (baseline: plain graphql-js)', status: 200, baseline: 'graphql-js', targets: { a: 2 }, ours: post(page) },
     { name: 'GraphQL nested, POST (baseline: plain graphql-js)', status: 200, baseline: 'graphql-js', targets: { a: 0 }, maxP99Ms: 20, ours: post(nested) },
+    ...(isLocalPicture(actor.thumbnail) ? [{ name: 'picture by URL', status: 200, targets: { a: 0.8 }, ours: { path: actor.thumbnail, headers: none } }] : []),
     { name: '429 flood', status: 429, targets: { flood: 0.6 }, efficiency: { flood: 0.8 }, ours: { path: `/api/v1/actors/${actor.uuid}?flood`, headers: none } },
   ];
 }

@@ -1,5 +1,6 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
+import { generatedPicturePath } from '../../src/catalog/pictures/references.ts';
 import { capitalize } from '../../src/lib/text.ts';
 
 /** Sizes of a generated catalog; every family is sized from the number of actors. */
@@ -35,7 +36,7 @@ function random(seed: number): () => number {
 /**
  * Writes nothing: builds the files of a valid data directory of any size, deterministic for a
  * seed, with the shapes of the embedded catalog (relations, chains, translations in en-US and
- * pt-BR for every record and es-ES for every third).
+ * pt-BR for every record and es-ES for every third, the pictures the server draws).
  *
  * @example
  * const files = generateCatalog({ actors: 1000, seed: 7 });
@@ -59,8 +60,8 @@ export function generateCatalog({ actors: size, seed = 1 }: GenerateOptions): Ma
   const common = (family: keyof typeof families, i: number, images = true) => ({
     uuid: ids[family][i],
     href: href(family, i),
-    thumbnail: `https://images.example.org/${family}/${i}.jpg`,
-    ...(images ? { images: [`https://images.example.org/${family}/${i}-1.jpg`] } : {}),
+    thumbnail: generatedPicturePath(family, ids[family][i]!, 0),
+    ...(images ? { images: [generatedPicturePath(family, ids[family][i]!, 1)] } : {}),
     sources: [`https://wiki.example.com/${family}/${i}`],
     created_at: stamp(),
     updated_at: stamp(),
@@ -76,9 +77,9 @@ export function generateCatalog({ actors: size, seed = 1 }: GenerateOptions): Ma
     ]);
   const seasonOf = (episode: number) => Math.floor(episode / 8);
 
-  files.set('overview.json', [{ uuid: uuid(), href: '', creators: ['Generated'], languages: ['en-US', 'pt-BR', 'es-ES'], thumbnail: 'https://images.example.org/overview.jpg', sources: ['https://wiki.example.com/'], created_at: stamp(), updated_at: stamp() }]);
-  const overview = files.get('overview.json')![0]!;
-  overview.href = `/api/v1/overview/${overview.uuid}`;
+  const series = uuid();
+  const overview = { uuid: series, href: `/api/v1/overview/${series}`, creators: ['Generated'], languages: ['en-US', 'pt-BR', 'es-ES'], thumbnail: generatedPicturePath('overview', series, 0), sources: ['https://wiki.example.com/'], created_at: stamp(), updated_at: stamp() };
+  files.set('overview.json', [overview]);
   files.set('actors.json', ids.actors.map((_, i) => ({
     ...common('actors', i),
     ...person(),

@@ -6,6 +6,9 @@ import { RepeatFilter } from '../lib/repeat-filter.ts';
 /** Bodies below this many bytes are sent uncompressed: the saving is not worth the work. */
 const COMPRESS_FROM = 1024;
 
+/** Media types whose bytes are compressed already (PNG, JPEG, WebP pictures): gzip or br would only cost. */
+const PRECOMPRESSED = /^image\/(?:png|jpeg|webp)$/;
+
 /**
  * What an answer costs in memory beyond the characters and bytes it holds: the entry and its
  * headers object, the Buffer objects, the cache's map and list slots. Measured by filling a
@@ -37,6 +40,8 @@ export class CachedResponse {
   private readonly tags: Record<string, string>;
   /** Characters of the key, the tags and the headers: what the entry holds besides its bodies. */
   private chars: number;
+  /** Whether clients may get it compressed (and caches must vary on Accept-Encoding). */
+  readonly compressible: boolean;
 
   constructor(
     readonly key: string,
@@ -48,15 +53,12 @@ export class CachedResponse {
     private readonly grown: (entry: CachedResponse) => void = () => {},
   ) {
     this.tags = { identity: `"${etag}"` };
+    this.compressible = body.length >= COMPRESS_FROM && !PRECOMPRESSED.test(headers['Content-Type'] ?? '');
     let chars = key.length + 2 * etag.length + 2;
     for (const name in headers) chars += name.length + headers[name]!.length;
     this.chars = chars;
   }
 
-  /** Whether clients may get it compressed (and caches must vary on Accept-Encoding). */
-  get compressible(): boolean {
-    return this.body.length >= COMPRESS_FROM;
-  }
 
   /** The strong ETag of the variant in `encoding`. */
   etagFor(encoding: string): string {

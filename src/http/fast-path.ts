@@ -43,10 +43,10 @@ interface Known {
   path: string;
   params?: unknown;
   /**
-   * A cached answer (by response-cache key), a client error rendered anew each time, or only
+   * A cached answer (by its key in the response cache, or a picture's path), a client error rendered anew each time, or only
    * that the URL was refused (a 429): a request admitted after all is handed to Koa, counted.
    */
-  answer: { cacheKey: string; cacheControl: string } | { error: ErrorFields } | { refusedOnly: true };
+  answer: { cacheKey: string; cacheControl: string; picture: boolean } | { error: ErrorFields } | { refusedOnly: true };
 }
 
 const ANONYMOUS: Bearer = {};
@@ -78,7 +78,7 @@ function writtenHere(answer: Known['answer']): string[] {
 
 /**
  * Answers repeated GETs without going through Koa: once the app has answered a URL from its
- * response cache (or with a 400/404), the same URL with the same values of the headers the
+ * response cache or its pictures (or with a 400/404), the same URL with the same values of the headers the
  * answer varies on is answered here, with the same bytes and headers. It does what the app
  * does before its routes: the same rate limits (one count per request, the same headers and
  * 429), the same bearer token check (the same 401), and the same negotiation of encoding and
@@ -135,10 +135,12 @@ export class FastPath {
       const { sent } = ctx.state as SentState;
       const error = (ctx.state as RenderedState).rendered;
       if (!this.options.served.ready) return;
-      const { cache } = this.options.served.current;
+      const { cache, pictures } = this.options.served.current;
+      const cached = sent !== undefined && (ctx.status === 200 || ctx.status === 304) && sent.cacheControl !== 'no-store';
+      const picture = cached && pictures.peek(sent.entry.key) === sent.entry;
       let answer: Known['answer'];
-      if (sent && (ctx.status === 200 || ctx.status === 304) && sent.cacheControl !== 'no-store' && cache.peek(sent.entry.key) === sent.entry) {
-        answer = { cacheKey: sent.entry.key, cacheControl: sent.cacheControl };
+      if (cached && (picture || cache.peek(sent.entry.key) === sent.entry)) {
+        answer = { cacheKey: sent.entry.key, cacheControl: sent.cacheControl, picture };
       } else if (error && (error.status === 400 || error.status === 404) && this.errorRepeats.seenBefore(ctx.url)) {
         answer = { error };
       } else if (error?.status === 429 && this.errorRepeats.seenBefore(ctx.url)) {
@@ -189,11 +191,11 @@ export class FastPath {
     const key = remembered && FastPath.key(remembered, req.headers);
     const known = key !== undefined ? (this.known.get(key) ?? this.errors.get(key)) : undefined;
     if (!known || !this.options.served.ready) return undefined;
-    const { cache } = this.options.served.current;
+    const { cache, pictures } = this.options.served.current;
     if (known.version !== cache.version) return undefined;
     if (!('cacheKey' in known.answer)) return { known };
     // Looked up before anything is counted: a request is counted once, here or in Koa.
-    const entry = cache.peek(known.answer.cacheKey);
+    const entry = (known.answer.picture ? pictures : cache).peek(known.answer.cacheKey);
     return entry && { known, entry };
   }
 

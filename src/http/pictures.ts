@@ -1,5 +1,6 @@
+import { LRUCache } from 'lru-cache';
 import type { Catalog } from '../catalog/catalog.ts';
-import { pictureSet } from '../catalog/pictures/picture-set.ts';
+import { pictureAt } from '../catalog/pictures/picture-source.ts';
 import { CachedResponse } from './cached-response.ts';
 
 /**
@@ -12,17 +13,41 @@ export const PICTURE_CSP = "default-src 'none'; style-src 'unsafe-inline'; sandb
 export const PICTURE_CACHE_CONTROL = 'public, max-age=604800';
 
 /**
- * Every picture a catalog names under `/images/`, as cached answers keyed by path: the exact
- * media type, `nosniff`, the policy above and a strong ETag named by the bytes. Made when a
- * catalog version is served, never per request.
+ * Memory for the pictures of one catalog version, compressed variants included: the embedded
+ * catalog's 272 take about 1 MB, so each is drawn once; a generated catalog of millions keeps
+ * the pictures asked last.
+ */
+export const PICTURE_CACHE_BYTES = 8 * 2 ** 20;
+
+/**
+ * The pictures of one catalog version as cached answers keyed by path: the exact media type,
+ * `nosniff`, the policy above and a strong ETag named by the bytes. A picture is drawn (or its
+ * file's answer made) on its first request and kept, with its compressed variants, while the
+ * cache's memory allows.
  *
  * @example
- * servedPictures(catalog).get('/images/actors/4498….svg'); // a CachedResponse of image/svg+xml
+ * new ServedPictures(catalog).get('/images/actors/4498….svg'); // a CachedResponse of image/svg+xml
  */
-export function servedPictures(catalog: Catalog): ReadonlyMap<string, CachedResponse> {
-  const served = new Map<string, CachedResponse>();
-  for (const [path, { bytes, type, etag }] of pictureSet(catalog)) {
-    served.set(path, new CachedResponse(path, bytes, { 'Content-Type': type, 'X-Content-Type-Options': 'nosniff', 'Content-Security-Policy': PICTURE_CSP }, etag));
+export class ServedPictures {
+  private readonly entries = new LRUCache<string, CachedResponse>({ maxSize: PICTURE_CACHE_BYTES, sizeCalculation: (entry) => entry.size });
+
+  constructor(private readonly catalog: Catalog) {}
+
+  /** The answer for the picture at `path`, made on a miss; undefined when the catalog names none there. */
+  get(path: string): CachedResponse | undefined {
+    const kept = this.entries.get(path);
+    if (kept) return kept;
+    const found = pictureAt(this.catalog, path);
+    if (!found) return undefined;
+    const headers = { 'Content-Type': found.type, 'X-Content-Type-Options': 'nosniff', 'Content-Security-Policy': PICTURE_CSP };
+    // A new compressed variant makes the entry bigger: set again so the budget sees it.
+    const entry = new CachedResponse(path, found.bytes, headers, found.etag, (grown) => this.entries.set(grown.key, grown));
+    this.entries.set(path, entry);
+    return entry;
   }
-  return served;
+
+  /** The answer for `path` if it is still kept; never draws. */
+  peek(path: string): CachedResponse | undefined {
+    return this.entries.get(path);
+  }
 }

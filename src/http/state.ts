@@ -1,13 +1,13 @@
 import type { Catalog } from '../catalog/catalog.ts';
 import { HttpError } from '../lib/http-error.ts';
-import { ResponseCache, type CachedResponse } from './cached-response.ts';
-import { servedPictures } from './pictures.ts';
+import { ResponseCache } from './cached-response.ts';
+import { ServedPictures } from './pictures.ts';
 
 /** One catalog version as served: its data, its response cache and its pictures by path. */
 export interface Served {
   catalog: Catalog;
   cache: ResponseCache;
-  pictures: ReadonlyMap<string, CachedResponse>;
+  pictures: ServedPictures;
 }
 
 /**
@@ -43,15 +43,6 @@ export class ServedCatalog {
   }
 
   replace(catalog: Catalog): void {
-    let pictures: ReadonlyMap<string, CachedResponse> | undefined;
-    this.#current = {
-      catalog,
-      cache: new ResponseCache(this.cacheBytes, catalog.version),
-      // Drawn once per version, by the first request for a picture: a write, which makes a
-      // version, does not wait for every record's references to be read again.
-      get pictures() {
-        return (pictures ??= servedPictures(catalog));
-      },
-    };
+    this.#current = { catalog, cache: new ResponseCache(this.cacheBytes, catalog.version), pictures: new ServedPictures(catalog) };
   }
 }

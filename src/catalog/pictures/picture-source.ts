@@ -5,6 +5,7 @@ import type { FamilyStore } from '../store.ts';
 import { drawPicture, type PictureSubject } from './draw.ts';
 import { pictureType } from './file-types.ts';
 import { pictureReferences } from './references.ts';
+import { uuidIn } from '../href.ts';
 
 /** A picture ready to serve: its bytes, media type and a tag naming the bytes. */
 export interface Picture {
@@ -36,7 +37,8 @@ function subjectOf(catalog: Catalog, store: FamilyStore, position: number): Pict
 /** The number of the season an episode's `season` href points to, or '?' without one. */
 function seasonNumber(catalog: Catalog, season: unknown): string {
   const seasons = catalog.store('seasons');
-  const position = typeof season === 'string' ? seasons.position(season.slice(season.lastIndexOf('/') + 1)) : undefined;
+  const uuid = typeof season === 'string' ? uuidIn(season, 'seasons') : undefined;
+  const position = uuid === undefined ? undefined : seasons.position(uuid);
   return String(position === undefined ? '?' : seasons.records[position]!.season_num);
 }
 
@@ -44,25 +46,25 @@ function picture(bytes: Buffer, type: string): Picture {
   return { bytes, type, etag: createHash('sha1').update(bytes).digest('base64url').slice(0, 22) };
 }
 
+/** `/images/<family>/<uuid>[-n].svg`: the only paths a drawn picture may have. */
+const DRAWN_PATH = /^\/images\/([a-z]+)\/([^/]+?)(?:-[1-9][0-9]{0,2})?\.svg$/;
+
 /**
- * Every picture `catalog` names under `/images/`, by path: the file the data directory holds
- * for it (a contributor's picture wins), else the one drawn for its record. Made once per
- * catalog version, at boot or reload, so a request never draws: memory is bounded by the
- * records' references (each drawn picture is under 4 KB; files under MAX_PICTURE_BYTES).
+ * The picture `catalog` serves at `path`: the file the data directory holds there (a
+ * contributor's picture wins), else the one drawn for the record whose own drawn picture the
+ * path is (the load check lets no other record name it); undefined when the catalog names no
+ * picture there. Draws on every call: the caller keeps what it serves.
  *
  * @example
- * pictureSet(catalog).get('/images/characters/9df6….svg')?.type; // 'image/svg+xml'
+ * pictureAt(catalog, '/images/characters/9df6….svg')?.type; // 'image/svg+xml'
  */
-export function pictureSet(catalog: Catalog): ReadonlyMap<string, Picture> {
-  const pictures = new Map<string, Picture>();
-  for (const store of catalog.stores.values()) {
-    store.records.forEach((record, position) => {
-      for (const { path, variant } of pictureReferences(record)) {
-        if (pictures.has(path)) continue;
-        const file = catalog.pictureFiles.get(path);
-        pictures.set(path, file ? picture(file, pictureType(path)) : picture(Buffer.from(drawPicture(subjectOf(catalog, store, position), variant)), 'image/svg+xml'));
-      }
-    });
-  }
-  return pictures;
+export function pictureAt(catalog: Catalog, path: string): Picture | undefined {
+  const file = catalog.pictureFiles.get(path);
+  if (file) return picture(file, pictureType(path));
+  const [, family, uuid] = DRAWN_PATH.exec(path) ?? [];
+  const store = family !== undefined && catalog.stores.get(family as FamilyName);
+  const position = store ? store.position(uuid!) : undefined;
+  if (!store || position === undefined) return undefined;
+  const reference = pictureReferences(store.records[position]!).find((named) => named.path === path);
+  return reference && picture(Buffer.from(drawPicture(subjectOf(catalog, store, position), reference.variant)), 'image/svg+xml');
 }
