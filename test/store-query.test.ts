@@ -115,8 +115,10 @@ test('a store patched by a write holds what a store built from the same rows hol
     assert.is(patched.position(record.uuid), p);
     assert.equal(patched.translationsOf(p), built.translationsOf(p), `translations of position ${p}`);
   }
-  assert.is(patched.namesPictures, true, 'the added record names a picture of its own');
-  assert.is(store.namesPictures, false);
+  // Generated catalogs name pictures of their own: without them, the added record is the one that does.
+  const bare = new FamilyStore(store.family, store.records.map(({ thumbnail: _t, images: _i, ...record }) => record as CatalogRecord), new Map(), store.languages, store.defaultLanguage);
+  assert.is(bare.namesPictures, false);
+  assert.is(bare.patched(new Map([[added.uuid, added]]), new Map()).namesPictures, true, 'the added record names a picture of its own');
   assert.is(store.position(added.uuid), undefined, 'the store patched is left as it was');
   assert.is(store.ownTranslation(7, 'pt-BR')?.title, store.translation(7, 'pt-BR').fields.title);
 });

@@ -13,6 +13,7 @@ import { checkReferences, type Checked, type CheckedFamily } from './reference-c
 import { checkSchema } from './schema-check.ts';
 import { FamilyStore } from './store.ts';
 import type { CatalogRecord, Problem, Translation } from './types.ts';
+import { translationColumns, translationFields } from './translation-columns.ts';
 
 /** A loaded catalog (with the warnings it can be served despite), or every problem that refused it. */
 export type LoadResult =
@@ -99,15 +100,8 @@ export async function loadCatalog(dir: string, options: { defaultLanguage: strin
 
 function buildStore(family: Family, records: Checked[], rows: Checked[], languages: string[], defaultLanguage: string): FamilyStore {
   const list = records.map((r) => r.record as CatalogRecord);
-  const translations = new Map<string, (Translation | undefined)[]>();
-  if (family.translation) {
-    const { parentKey } = family.translation;
-    const position = new Map(list.map((r, i) => [r.uuid, i]));
-    for (const language of languages) translations.set(language, new Array<Translation | undefined>(list.length));
-    for (const { record: row } of rows) {
-      const { [parentKey]: parent, language, ...fields } = row;
-      translations.get(language as string)![position.get(parent as string)!] = fields;
-    }
-  }
+  const parentKey = family.translation?.parentKey;
+  const entries = parentKey ? rows.map(({ record: row }) => ({ uuid: row[parentKey] as string, language: row.language as string, fields: translationFields(row, parentKey) })) : [];
+  const translations = family.translation ? translationColumns(list, languages, entries) : new Map<string, (Translation | undefined)[]>();
   return new FamilyStore(family, list, translations, languages, defaultLanguage);
 }

@@ -2,22 +2,15 @@ import { Catalog } from '../catalog.ts';
 import { family as familyOf, type FamilyName } from '../families.ts';
 import { FamilyStore } from '../store.ts';
 import type { CatalogRecord, Translation } from '../types.ts';
-import type { Row, RowChange } from './draft.ts';
-
-/** The translated fields of a translation row (its parent's uuid and its language left out). */
-function fieldsOf(row: Row, parentKey: string): Translation {
-  const { [parentKey]: _parent, language: _language, ...fields } = row;
-  return fields;
-}
+import { translationColumns, translationFields } from '../translation-columns.ts';
+import type { RowChange } from './draft.ts';
 
 /** A family's records and translations with `changes` made: untouched records keep their place, new ones follow. */
 function changedStore(store: FamilyStore, changes: readonly RowChange[], languages: readonly string[]): FamilyStore {
   const { family } = store;
   const records = new Map<string, CatalogRecord | null>();
-  const rows = new Map<string, Row | null>();
   for (const change of changes) {
     if (change.language === undefined) records.set(change.uuid, change.after as CatalogRecord | null);
-    else rows.set(`${change.uuid} ${change.language}`, change.after);
   }
   if (languages.join() === store.languages.join() && ![...records.values()].includes(null)) {
     const byLanguage = new Map<string, Map<string, Translation | null>>();
@@ -25,7 +18,7 @@ function changedStore(store: FamilyStore, changes: readonly RowChange[], languag
       if (change.language === undefined) continue;
       const set = byLanguage.get(change.language) ?? new Map<string, Translation | null>();
       byLanguage.set(change.language, set);
-      set.set(change.uuid, change.after && fieldsOf(change.after, family.translation!.parentKey));
+      set.set(change.uuid, change.after && translationFields(change.after, family.translation!.parentKey));
     }
     return store.patched(records as Map<string, CatalogRecord>, byLanguage);
   }
@@ -37,23 +30,15 @@ function changedStore(store: FamilyStore, changes: readonly RowChange[], languag
   }
   for (const [uuid, record] of records) if (record && store.position(uuid) === undefined) list.push(record);
 
-  const translations = new Map<string, (Translation | undefined)[]>();
-  if (family.translation) {
-    const { parentKey } = family.translation;
-    for (const language of languages) {
-      const column = new Array<Translation | undefined>(list.length);
-      list.forEach((record, position) => {
-        const row = rows.get(`${record.uuid} ${language}`);
-        if (row === undefined) {
-          const old = store.position(record.uuid);
-          column[position] = old === undefined ? undefined : store.ownTranslation(old, language);
-        } else if (row !== null) {
-          column[position] = fieldsOf(row, parentKey);
-        }
-      });
-      translations.set(language, column);
-    }
-  }
+  const parentKey = family.translation?.parentKey;
+  const entries = parentKey
+    ? changes.flatMap((change) => (change.language === undefined ? [] : [{ uuid: change.uuid, language: change.language, fields: change.after && translationFields(change.after, parentKey) }]))
+    : [];
+  const earlier = (uuid: string, language: string) => {
+    const old = store.position(uuid);
+    return old === undefined ? undefined : store.ownTranslation(old, language);
+  };
+  const translations = parentKey ? translationColumns(list, languages, entries, earlier) : new Map<string, (Translation | undefined)[]>();
   return new FamilyStore(family, list, translations, languages, store.defaultLanguage);
 }
 
