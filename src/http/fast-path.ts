@@ -15,6 +15,7 @@ import { pairsOf, plain, variesOn, withLimits, type BaseState } from './replayed
 import { lacksHost, targetTooLong } from './request-guard.ts';
 import type { RouteBudget, RouteState } from './routing.ts';
 import { negotiate, type SentState } from './send.ts';
+import { askedSimulation } from './simulation.ts';
 import type { ServedCatalog } from './state.ts';
 
 /** What the fast path needs: the catalog, and for limited deployments the limits and accounts. */
@@ -131,7 +132,8 @@ export class FastPath {
     return async (ctx, next) => {
       await next();
       const state = ctx.state as Partial<RouteState> & BaseState;
-      if (ctx.method !== 'GET' || targetTooLong(ctx.url) || !state.route) return;
+      // A simulated answer (`_delay`, `_fail`) is simulated again on every request, by Koa.
+      if (ctx.method !== 'GET' || targetTooLong(ctx.url) || !state.route || askedSimulation(ctx)) return;
       const { sent } = ctx.state as SentState;
       const error = (ctx.state as RenderedState).rendered;
       if (!this.options.served.ready) return;
