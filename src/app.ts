@@ -27,9 +27,11 @@ import { translationRoutes } from './http/routes/translations.ts';
 import { RouteTable } from './http/routing.ts';
 import { graphqlRoutes } from './graphql/route.ts';
 import { serverUrls, stopOnSignals } from './http/lifecycle.ts';
+import { classroomBanner } from './http/classroom-banner.ts';
 import { reloadOnChange } from './http/reload.ts';
 import { createHttpServer, serve, type ServerOptions } from './http/serve.ts';
 import { signInGuard } from './http/sign-in-guard.ts';
+import { simulation } from './http/simulation.ts';
 import { ServedCatalog } from './http/state.ts';
 import { writeRoutes } from './http/routes/writes.ts';
 import { accountOptions, createLimits, GRAPHQL_DOCUMENT_BYTES, graphqlLimits, logsAccess, memoryBudgets, openCurator, type ServiceParts } from './parts.ts';
@@ -64,6 +66,8 @@ export function createApp(config: Config, { served, accounts, limits, log, curat
     ['rateLimit', limits && rateLimit({ limits, proxy, caller })],
     // Inside the error handler (its 401s render in the error shape), before the route's own middleware.
     ['bearerAuth', bearerAuth(accounts)],
+    // Counted and its token checked first: simulated answers spend the caller's budget.
+    ['simulation', config.SIMULATE ? simulation(proxy) : undefined],
   ]);
   const routeDeps: RouteDeps = {
     served,
@@ -75,7 +79,7 @@ export function createApp(config: Config, { served, accounts, limits, log, curat
   catalogRoutes(routes, routeDeps);
   if (curator) writeRoutes(routes, { ...routeDeps, curator });
   accountRoutes(routes, accounts, limits && signInGuard(limits));
-  docsRoutes(routes, { served, cacheControl, defaultLanguage: config.DEFAULT_LANGUAGE, maxPageSize: config.MAX_PAGE_SIZE, writes: curator !== undefined });
+  docsRoutes(routes, { served, cacheControl, defaultLanguage: config.DEFAULT_LANGUAGE, maxPageSize: config.MAX_PAGE_SIZE, writes: curator !== undefined, simulation: config.SIMULATE });
   graphqlRoutes(routes, { ...routeDeps, cacheControl, limits: graphqlLimits(config), costlyQueue: config.GRAPHQL_COSTLY_QUEUE, documentCacheBytes: GRAPHQL_DOCUMENT_BYTES, log });
   pictureRoutes(routes, served);
   // Named, so that a test holds the chain to what the fast path stands in for (STANDS_IN_FOR).
@@ -148,6 +152,7 @@ export async function startService(config: Config, catalog: Catalog | undefined,
   const { local, network } = serverUrls(server, config.HOST);
   log.info(`listening on ${local} (bound to ${config.HOST})`);
   if (network.length) log.info(`on this machine's networks: ${network.join(', ')}`);
+  if (config.CLASSROOM) log.info(classroomBanner({ local, network }, config));
   if (config.WATCH_DATA) {
     reloadOnChange(served, { dir: config.DATA_DIR, defaultLanguage: config.DEFAULT_LANGUAGE, ...(curator ? { replace: (next) => curator.rebase(next) } : {}) }, log, catalog);
     log.info(`watching ${config.DATA_DIR}: every edit is checked and served without a restart`);

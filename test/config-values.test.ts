@@ -19,7 +19,7 @@ function valueOf(name: keyof Config, raw: string, others: Record<string, string>
 const switches = (Object.keys(VARIABLES) as (keyof Config)[]).filter((name) => /^(true|false|on|off)$/.test(VARIABLES[name].default));
 
 test('every switch takes true/false, on/off, 1/0 and yes/no in any case', () => {
-  assert.equal([...switches].sort(), ['CATALOG_WRITES', 'RATE_LIMIT', 'TRUST_PROXY', 'WATCH_DATA']);
+  assert.equal([...switches].sort(), ['CATALOG_WRITES', 'CLASSROOM', 'RATE_LIMIT', 'SIMULATE', 'TRUST_PROXY', 'WATCH_DATA']);
   for (const name of switches) {
     const [on, off] = [valueOf(name, 'true'), valueOf(name, 'false')];
     assert.is.not(on, off, name);
@@ -38,6 +38,15 @@ test('every rate-limit tier (anonymous and each role) has its budget variable, R
     assert.ok(name in VARIABLES, `${name} is declared`);
     assert.is(valueOf(name, '7'), 7, name);
   }
+});
+
+test('classroom mode turns the simulation on and raises the per-address budgets left unset', () => {
+  const classroom = readConfig({ CLASSROOM: 'on', AUTH_RATE_LIMIT: '15' });
+  if ('error' in classroom) throw new Error(classroom.error);
+  const { SIMULATE, RATE_LIMIT_ANONYMOUS, AUTH_RATE_LIMIT, PICTURE_RATE_LIMIT, RATE_LIMIT_BASIC } = classroom.config;
+  assert.equal({ SIMULATE, RATE_LIMIT_ANONYMOUS, AUTH_RATE_LIMIT, PICTURE_RATE_LIMIT, RATE_LIMIT_BASIC }, { SIMULATE: true, RATE_LIMIT_ANONYMOUS: 1800, AUTH_RATE_LIMIT: 15, PICTURE_RATE_LIMIT: 6000, RATE_LIMIT_BASIC: 300 });
+  assert.is(valueOf('RATE_LIMIT_ANONYMOUS', ''), 60, 'outside classroom mode the defaults stay');
+  assert.is(valueOf('SIMULATE', 'off', { CLASSROOM: 'on' }), true, 'classroom mode implies SIMULATE');
 });
 
 test('named values are taken in any case and stored in lower case', () => {

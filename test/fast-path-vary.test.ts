@@ -92,7 +92,7 @@ test('the Host rules are the same on both paths: an empty Host is a 400 after th
 });
 
 test("the app's middleware are exactly those the fast path stands in for, in order", () => {
-  const settings = readConfig({ RATE_LIMIT: 'on', LOG_LEVEL: 'info' });
+  const settings = readConfig({ RATE_LIMIT: 'on', LOG_LEVEL: 'info', SIMULATE: 'on' });
   if ('error' in settings) throw new Error(settings.error);
   const log = createLogger({ level: 'silent', format: 'text' });
   // Only wiring happens here: no request reaches these parts.

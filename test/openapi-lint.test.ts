@@ -9,9 +9,9 @@ import { ROOT } from './helpers/spawn.ts';
 
 const run = promisify(execFile);
 
-/** The document as the server serves it, in a file for the linters. */
+/** The document as the server serves it, in a file for the linters: with `SIMULATE`, whose document has everything the default one has and `_delay` and `_fail`. */
 async function servedDocument(): Promise<string> {
-  const server = await startApp();
+  const server = await startApp({ SIMULATE: 'on' });
   try {
     const file = join(await tempDir(), 'openapi.json');
     await writeFile(file, await (await server.get('/api/openapi.json')).text());

@@ -125,6 +125,12 @@ export const VARIABLES = {
     parse: proxyHops,
   },
   PUBLIC_URL: { default: '', description: 'Base URL the service reports (`/api`); unset: the address each request used', parse: publicUrl },
+  CLASSROOM: {
+    default: 'off',
+    description: '`on`: classroom mode (`npm run classroom` sets it): turns `SIMULATE` on, prints the addresses to give students with a QR code, and raises the per-address budgets to fit a class behind one address (see `CLASSROOM_DEFAULTS`)',
+    parse: flag,
+  },
+  SIMULATE: { default: 'off', description: '`on`: requests may ask for simulated latency (`_delay=<ms>`) and failures (`_fail=<status>`); on in classroom mode whatever it says', parse: flag },
   RATE_LIMIT: { default: 'on', description: '`off` disables every rate limit (classrooms, benchmarks, tests)', parse: flag },
   RATE_LIMIT_WINDOW_SECONDS: { default: '60', description: 'Length of the rate-limit window', parse: integer(1, 86400) },
   RATE_LIMIT_ANONYMOUS: { default: '60', description: 'Requests per window for a client without a token, per address', parse: budget },
@@ -201,6 +207,17 @@ export const VARIABLES = {
   },
 } satisfies Record<string, Variable<unknown>>;
 
+/**
+ * The defaults that differ in classroom mode (`CLASSROOM=on`), used when the variable is unset:
+ * a class of 30 may reach the server from one address (a school proxy, a NAT), so the budgets
+ * per address are those of 30 clients (60 reads, 4 sign-ins and 200 pictures a minute each).
+ */
+export const CLASSROOM_DEFAULTS: Partial<Record<keyof typeof VARIABLES, string>> = {
+  RATE_LIMIT_ANONYMOUS: '1800',
+  AUTH_RATE_LIMIT: '120',
+  PICTURE_RATE_LIMIT: '6000',
+};
+
 type Variables = typeof VARIABLES;
 export type Config = { [K in keyof Variables]: Variables[K] extends Variable<infer T> ? T : never };
 
@@ -213,8 +230,10 @@ export type Config = { [K in keyof Variables]: Variables[K] extends Variable<inf
  */
 export function readConfig(env: NodeJS.ProcessEnv = process.env): { config: Config } | { error: string } {
   const config: Record<string, unknown> = {};
+  const classroom = flag(env.CLASSROOM || VARIABLES.CLASSROOM.default);
+  const defaults: Partial<Record<string, string>> = 'value' in classroom && classroom.value ? CLASSROOM_DEFAULTS : {};
   for (const [name, variable] of Object.entries(VARIABLES) as [string, Variable<unknown>][]) {
-    const raw = env[name] || variable.default;
+    const raw = env[name] || defaults[name] || variable.default;
     const parsed = variable.parse(raw);
     if ('accepts' in parsed) {
       const got = variable.secret ? `got ${Buffer.byteLength(raw)} bytes` : `got '${raw}'`;
@@ -223,6 +242,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): { config: Conf
     config[name] = parsed.value;
   }
   const checked = config as Config;
+  if (checked.CLASSROOM) checked.SIMULATE = true;
   if (checked.ACCOUNTS_STORE === 'redis' && !checked.REDIS_URL) return { error: 'ACCOUNTS_STORE=redis needs REDIS_URL, the Redis every instance shares' };
   if (checked.ACCOUNTS_STORE === 'redis' && !checked.JWT_SECRET) {
     return { error: 'ACCOUNTS_STORE=redis needs JWT_SECRET: every instance must sign and check tokens with the same key' };

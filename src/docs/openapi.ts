@@ -4,6 +4,7 @@ import { catalogPaths, familyTag } from './catalog-paths.ts';
 import { addWritePaths, writeSchemas } from './write-paths.ts';
 import { GRAPHQL_SCHEMAS, graphqlPaths } from './graphql-paths.ts';
 import { componentParameters, type ParameterOptions } from './parameters.ts';
+import { SIMULATION_PARAMETERS, withSimulationParameters } from './simulation-parameters.ts';
 import { REFERENCE_ASSETS } from './reference-page.ts';
 import { ALWAYS_FREE, COMPONENT_RESPONSES, HEADERS, headerRefs, RATE_HEADERS } from './responses.ts';
 import { componentSchemas, type Json } from './schemas.ts';
@@ -19,6 +20,8 @@ export interface OpenApiOptions extends ParameterOptions {
   examples?: Partial<Record<FamilyName, string>>;
   /** Whether the write routes are served (`CATALOG_WRITES`); on unless false. */
   writes?: boolean;
+  /** Whether requests may ask for simulated latency and failures (`SIMULATE`, classroom mode). */
+  simulation?: boolean;
 }
 
 /** The overview the reference page opens with (Markdown), short so the families show at once. */
@@ -117,6 +120,11 @@ function schemasWithWrites(options: OpenApiOptions): Record<string, Json> {
   return { ...schemas, ...(options.writes === false ? {} : writeSchemas(schemas)), ...GRAPHQL_SCHEMAS };
 }
 
+/** The paths, with `_delay` and `_fail` on every operation when the simulation is on. */
+function simulatedIfOn(options: OpenApiOptions, paths: Record<string, Json>): Record<string, Json> {
+  return options.simulation ? withSimulationParameters(paths) : paths;
+}
+
 /**
  * Operations that do not declare their own security need none: an explicit empty `security`,
  * so the reference shows public reads without a padlock. A token is still taken there (it
@@ -164,10 +172,10 @@ export function buildOpenApi(options: OpenApiOptions): Json {
     ],
     // Relative: the document is right wherever the server answers, behind any proxy or host name.
     servers: [{ url: '/', description: 'The server that serves this document' }],
-    paths: publicUnlessDeclared({ ...metaPaths(), ...catalogWithWrites(options), ...accountPaths(), ...graphqlPaths(), ...picturePaths(), ...referencePaths() }),
+    paths: publicUnlessDeclared(simulatedIfOn(options, { ...metaPaths(), ...catalogWithWrites(options), ...accountPaths(), ...graphqlPaths(), ...picturePaths(), ...referencePaths() })),
     components: {
       schemas: schemasWithWrites(options),
-      parameters: componentParameters(options),
+      parameters: { ...componentParameters(options), ...(options.simulation ? SIMULATION_PARAMETERS : {}) },
       headers: HEADERS,
       responses: COMPONENT_RESPONSES,
       securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'A token from `/api/v1/auth/register` or `/api/v1/auth/authenticate`' } },

@@ -16,6 +16,7 @@ import { lacksHost, targetTooLong } from './request-guard.ts';
 import type { RouteState } from './routing.ts';
 import { KNOWN_OVERHEAD_BYTES, knownSize, writtenHere, type Known } from './fast-path-known.ts';
 import { negotiate, type SentState } from './send.ts';
+import { askedSimulation } from './simulation.ts';
 import type { ServedCatalog } from './state.ts';
 
 /** What the fast path needs: the catalog, and for limited deployments the limits and accounts. */
@@ -87,7 +88,8 @@ export class FastPath {
     return async (ctx, next) => {
       await next();
       const state = ctx.state as Partial<RouteState> & BaseState;
-      if (ctx.method !== 'GET' || targetTooLong(ctx.url) || !state.route) return;
+      // A simulated answer (`_delay`, `_fail`) is simulated again on every request, by Koa.
+      if (ctx.method !== 'GET' || targetTooLong(ctx.url) || !state.route || askedSimulation(ctx)) return;
       const { sent } = ctx.state as SentState;
       const error = (ctx.state as RenderedState).rendered;
       if (!this.options.served.ready) return;

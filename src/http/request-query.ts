@@ -3,6 +3,7 @@ import type { Catalog } from '../catalog/catalog.ts';
 import type { Family } from '../catalog/families.ts';
 import { knownLanguage } from '../catalog/language.ts';
 import { once, readListQuery as readCatalogListQuery, readShape as readCatalogShape, type ListQuery, type Shape } from '../catalog/list-request.ts';
+import { isSimulationParam } from './simulation.ts';
 
 /** The query parameter as one string; a repeated parameter is a 400 naming it. */
 const single = (ctx: Context, name: string): string | undefined => once<string>(name, ctx.query[name]);
@@ -53,7 +54,7 @@ export function readShape(ctx: Context, family: Family): Shape {
 
 /**
  * A list request's query string as the catalog's list request: every parameter that is not
- * an option is a filter. (The language is read first, by `requestLanguage`, as it picks the
+ * an option (nor, under `SIMULATE`, `_delay` or `_fail`) is a filter. (The language is read first, by `requestLanguage`, as it picks the
  * cached answer.)
  *
  * @example
@@ -65,7 +66,7 @@ export function readListQuery(ctx: Context, family: Family, maxPageSize: number)
   const { page, size, sort, order, q, expand, fields } = ctx.query;
   const filters: [string, string][] = [];
   for (const [name, value] of Object.entries(ctx.query)) {
-    if (LIST_OPTIONS.has(name)) continue;
+    if (LIST_OPTIONS.has(name) || isSimulationParam(ctx, name)) continue;
     for (const raw of Array.isArray(value) ? value : [value ?? '']) filters.push([name, raw]);
   }
   return readCatalogListQuery(family, { page, size, sort, order, q, expand, fields, filters }, maxPageSize);

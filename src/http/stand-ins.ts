@@ -17,6 +17,7 @@ export const STANDS_IN_FOR = {
   routes: "the budget of the route that served a URL is remembered, and only a route's answers or its 404; an answer is replayed only while it depends on nothing but the URL and the headers in its `Vary`",
   rateLimit: 'count() admits or refuses with the same limits and headers',
   bearerAuth: 'answer() checks the token, the same 401',
+  simulation: 'remember() never learns the answer of a request that asked for a simulation (`_delay`, `_fail`): each such request goes to Koa, and a URL without them never had a simulated answer',
 } as const;
 
 /** The name of a middleware the fast path stands in for. */
