@@ -8,6 +8,7 @@ const LAYERS = [
   ['accounts', 'src/accounts/'],
   ['catalog-writes', 'src/catalog-writes/'],
   ['limits', 'src/limits/'],
+  ['served', 'src/served/'],
   ['http', 'src/http/'],
   ['graphql', 'src/graphql/'],
   ['docs', 'src/docs/'],

@@ -28,11 +28,11 @@ import { RouteTable } from './http/routing.ts';
 import { graphqlRoutes } from './graphql/route.ts';
 import { serverUrls, stopOnSignals } from './http/lifecycle.ts';
 import { classroomBanner } from './http/classroom-banner.ts';
-import { reloadOnChange } from './http/reload.ts';
+import { reloadOnChange } from './served/reload.ts';
 import { createHttpServer, serve, type ServerOptions } from './http/serve.ts';
 import { signInGuard } from './http/sign-in-guard.ts';
 import { simulation } from './http/simulation.ts';
-import { ServedCatalog } from './http/state.ts';
+import { ServedCatalog } from './served/served-catalog.ts';
 import { writeRoutes } from './http/routes/writes.ts';
 import { accountOptions, createLimits, GRAPHQL_DOCUMENT_BYTES, graphqlLimits, logsAccess, memoryBudgets, openCurator, type ServiceParts } from './parts.ts';
 

@@ -5,8 +5,8 @@ import type { AccountService } from './accounts/service.ts';
 import type { Config } from './config/env.ts';
 import type { Logger } from './config/logger.ts';
 import type { GraphQLLimits } from './graphql/limits.ts';
-import { Curator } from './http/curator.ts';
-import type { ServedCatalog } from './http/state.ts';
+import { Curator } from './served/curator.ts';
+import type { ServedCatalog } from './served/served-catalog.ts';
 import { RateLimits, type RateLimitOptions } from './limits/rate-limits.ts';
 import { TIERS, type Tier } from './limits/tiers.ts';
 

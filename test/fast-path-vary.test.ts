@@ -9,7 +9,7 @@ import { STANDS_IN_FOR } from '../src/http/stand-ins.ts';
 import type { RouteTable } from '../src/http/routing.ts';
 import type { AccountService } from '../src/accounts/service.ts';
 import type { RateLimits } from '../src/limits/rate-limits.ts';
-import type { ServedCatalog } from '../src/http/state.ts';
+import type { ServedCatalog } from '../src/served/served-catalog.ts';
 import { exampleUrls } from './helpers/example-urls.ts';
 import { startApp } from './helpers/http.ts';
 import { documentedRoutes, loadDocument } from './helpers/openapi.ts';

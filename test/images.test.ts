@@ -7,7 +7,7 @@ import * as assert from 'uvu/assert';
 import { generateCatalog, writeCatalog } from '../scripts/lib/generate-catalog.ts';
 import { checkData } from '../src/catalog/check.ts';
 import { loadCatalog } from '../src/catalog/load.ts';
-import { ServedPictures } from '../src/http/pictures.ts';
+import { ServedPictures } from '../src/served/pictures.ts';
 import { offlineBrowser } from './helpers/browser.ts';
 import { dataFile, json, startApp, tempDir, type TestServer } from './helpers/http.ts';
 import { ROOT } from './helpers/spawn.ts';

@@ -3,7 +3,7 @@ import { runInNewContext } from 'node:vm';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { memoryBudgets } from '../src/parts.ts';
-import { ENTRY_OVERHEAD_BYTES, ResponseCache, type BuiltAnswer } from '../src/http/cached-response.ts';
+import { ENTRY_OVERHEAD_BYTES, ResponseCache, type BuiltAnswer } from '../src/served/cached-response.ts';
 import { json } from './helpers/http.ts';
 import { startInProcess } from './helpers/in-process.ts';
 

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { CachedResponse } from '../http/cached-response.ts';
+import type { CachedResponse } from '../served/cached-response.ts';
 import { PAGE_HEADERS, staticFile } from '../http/static-page.ts';
 
 const SWAGGER_UI = dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));

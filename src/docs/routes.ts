@@ -1,7 +1,7 @@
 import { HttpError } from '../lib/http-error.ts';
 import { countsIn, type RouteTable } from '../http/routing.ts';
 import { send } from '../http/send.ts';
-import type { ServedCatalog } from '../http/state.ts';
+import type { ServedCatalog } from '../served/served-catalog.ts';
 import { buildOpenApi, HOME, type OpenApiOptions } from './openapi.ts';
 import { checkReferencePage, loadReferencePage } from './reference-page.ts';
 

@@ -28,7 +28,7 @@ function servedRecord(family: Family): JsonSchema {
   if (!translation) return schema;
   const { [translation.parentKey]: _parent, language: _language, ...translated } = translation.schema.properties ?? {};
   const translatedRequired = (translation.schema.required ?? []).filter((f) => f !== translation.parentKey && f !== 'language');
-  // In the order `present` (src/http/present.ts) writes them.
+  // In the order `present` (src/catalog/present.ts) writes them.
   const { uuid, href, ...own } = schema.properties ?? {};
   const properties = {
     uuid: uuid!,

@@ -5,7 +5,7 @@ import type { IncidentLog } from '../http/incident.ts';
 import { pictureOrigin } from '../http/origin.ts';
 import { acceptedLanguage } from '../http/request-query.ts';
 import { send } from '../http/send.ts';
-import type { ServedCatalog } from '../http/state.ts';
+import type { ServedCatalog } from '../served/served-catalog.ts';
 import { HttpError } from '../lib/http-error.ts';
 import { admit } from './admission.ts';
 import { CostlyGate } from './costly-gate.ts';

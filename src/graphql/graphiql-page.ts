@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import type { CachedResponse } from '../http/cached-response.ts';
+import type { CachedResponse } from '../served/cached-response.ts';
 import { PAGE_HEADERS, staticFile } from '../http/static-page.ts';
 
 /**

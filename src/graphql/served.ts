@@ -1,7 +1,7 @@
 import type { Catalog } from '../catalog/catalog.ts';
 import { parseFamilyHref } from '../catalog/href.ts';
 import type { FamilyStore } from '../catalog/store.ts';
-import { present } from '../http/present.ts';
+import { present } from '../catalog/present.ts';
 
 /**
  * One record as a GraphQL field sees it: where it is and the language it is served in. The

@@ -3,7 +3,7 @@ import type { Middleware } from 'koa';
 import { LRUCache } from 'lru-cache';
 import type { AccountService } from '../accounts/service.ts';
 import type { Logger } from '../config/logger.ts';
-import type { CachedResponse } from './cached-response.ts';
+import type { CachedResponse } from '../served/cached-response.ts';
 import type { HttpError } from '../lib/http-error.ts';
 import type { Admission, RateLimits } from '../limits/rate-limits.ts';
 import { RepeatFilter } from '../lib/repeat-filter.ts';
@@ -17,7 +17,7 @@ import type { RouteState } from './routing.ts';
 import { KNOWN_OVERHEAD_BYTES, knownSize, writtenHere, type Known } from './fast-path-known.ts';
 import { negotiate, type SentState } from './send.ts';
 import { askedSimulation } from './simulation.ts';
-import type { ServedCatalog } from './state.ts';
+import type { ServedCatalog } from '../served/served-catalog.ts';
 
 /** What the fast path needs: the catalog, and for limited deployments the limits and accounts. */
 export interface FastPathOptions {

@@ -3,7 +3,7 @@ import accepts from 'accepts';
 import fresh from 'fresh';
 import type { Context } from 'koa';
 import { memo } from '../lib/memo.ts';
-import type { CachedResponse } from './cached-response.ts';
+import type { CachedResponse } from '../served/cached-response.ts';
 
 /** A cacheable answer ready to write: status, headers and (but for a 304) the bytes. */
 export interface CacheableAnswer {

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { CachedResponse } from './cached-response.ts';
+import { CachedResponse } from '../served/cached-response.ts';
 
 /**
  * What a page the service serves (the API reference, GraphiQL) may load: only this service,

@@ -2,7 +2,7 @@ import type { Context } from 'koa';
 import type { FamilyStore } from '../../catalog/store.ts';
 import { checkedUuid } from '../../catalog/href.ts';
 import { HttpError } from '../../lib/http-error.ts';
-import type { ServedCatalog } from '../state.ts';
+import type { ServedCatalog } from '../../served/served-catalog.ts';
 import { capitalize } from '../../lib/text.ts';
 
 /** What the catalog routes need: the served catalog and how its answers are served. */

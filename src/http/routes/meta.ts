@@ -1,10 +1,10 @@
 import type { Context } from 'koa';
 import { familyPath } from '../../catalog/href.ts';
 import { HttpError } from '../../lib/http-error.ts';
-import type { CachedResponse } from '../cached-response.ts';
+import type { CachedResponse } from '../../served/cached-response.ts';
 import { PACKAGE as pkg } from '../../lib/package-info.ts';
 import { pictureOrigin, requestOrigin } from '../origin.ts';
-import { present } from '../present.ts';
+import { present } from '../../catalog/present.ts';
 import { requestLanguage } from '../request-query.ts';
 import { countsIn, type RouteTable } from '../routing.ts';
 import { send } from '../send.ts';

@@ -1,8 +1,8 @@
 import { HttpError } from '../../lib/http-error.ts';
-import { PICTURE_CACHE_CONTROL } from '../pictures.ts';
+import { PICTURE_CACHE_CONTROL } from '../../served/pictures.ts';
 import { countsIn, type RouteTable } from '../routing.ts';
 import { send } from '../send.ts';
-import type { ServedCatalog } from '../state.ts';
+import type { ServedCatalog } from '../../served/served-catalog.ts';
 
 /**
  * `GET /images/{folder}/{picture}`: a picture the catalog names, drawn or contributed, from

@@ -1,11 +1,11 @@
 import type { Context } from 'koa';
 import type { FamilyName } from '../../catalog/families.ts';
 import { familyPath, hrefOf } from '../../catalog/href.ts';
-import type { CachedResponse } from '../cached-response.ts';
+import type { CachedResponse } from '../../served/cached-response.ts';
 import { listPage, type Shape } from '../../catalog/list-request.ts';
 import { readListQuery, readShape, requestLanguage } from '../request-query.ts';
 import { pageHeaders } from '../pagination.ts';
-import { shapeKey, shapeRecord } from '../shape.ts';
+import { shapeKey, shapeRecord } from '../../catalog/shape.ts';
 import { pictureOrigin } from '../origin.ts';
 import { send } from '../send.ts';
 import { positionOf, publicCache, randomPosition, type RouteDeps } from './context.ts';

@@ -2,7 +2,7 @@ import type { Context } from 'koa';
 import { familyPath } from '../../catalog/href.ts';
 import { socialNamed, socialsOf, type Social } from '../../catalog/socials.ts';
 import { HttpError } from '../../lib/http-error.ts';
-import type { CachedResponse } from '../cached-response.ts';
+import type { CachedResponse } from '../../served/cached-response.ts';
 import { send } from '../send.ts';
 import { positionOf, publicCache, type RouteDeps } from './context.ts';
 import type { RouteTable } from '../routing.ts';

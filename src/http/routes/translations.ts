@@ -3,7 +3,7 @@ import type { FamilyName } from '../../catalog/families.ts';
 import { recordPath } from '../../catalog/href.ts';
 import type { FamilyStore } from '../../catalog/store.ts';
 import { HttpError } from '../../lib/http-error.ts';
-import type { CachedResponse } from '../cached-response.ts';
+import type { CachedResponse } from '../../served/cached-response.ts';
 import { checkLanguageParameter } from '../request-query.ts';
 import { send } from '../send.ts';
 import { publicCache, title, type RouteDeps } from './context.ts';

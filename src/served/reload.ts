@@ -3,7 +3,7 @@ import { checkData } from '../catalog/check.ts';
 import { summarize } from '../catalog/summary.ts';
 import { watchDataFiles } from '../catalog/watch.ts';
 import type { Logger } from '../config/logger.ts';
-import type { ServedCatalog } from './state.ts';
+import type { ServedCatalog } from './served-catalog.ts';
 
 /**
  * Watches `dir` and, after each edit, loads and checks it again: a valid catalog with new

@@ -9,7 +9,7 @@ import { replayWrites } from '../catalog/edit/replay.ts';
 import type { Catalog } from '../catalog/catalog.ts';
 import type { Logger } from '../config/logger.ts';
 import { WriteQueue } from '../lib/write-queue.ts';
-import type { ServedCatalog } from './state.ts';
+import type { ServedCatalog } from './served-catalog.ts';
 
 /** One write as a route asks for it: who, what request, and the catalog function that stages it. */
 export interface WriteRequest<T extends WriteOutcome> {

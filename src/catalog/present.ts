@@ -1,6 +1,6 @@
-import { isLocalPicture } from '../catalog/pictures/references.ts';
-import type { FamilyStore } from '../catalog/store.ts';
-import type { CatalogRecord } from '../catalog/types.ts';
+import { isLocalPicture } from './pictures/references.ts';
+import type { FamilyStore } from './store.ts';
+import type { CatalogRecord } from './types.ts';
 
 /**
  * The record with the pictures it names under `/images/` made absolute with `origin` (see

@@ -1,8 +1,8 @@
-import type { Catalog } from '../catalog/catalog.ts';
-import { parseFamilyHref } from '../catalog/href.ts';
-import type { FamilyStore } from '../catalog/store.ts';
+import type { Catalog } from './catalog.ts';
+import { parseFamilyHref } from './href.ts';
+import type { FamilyStore } from './store.ts';
 import { present } from './present.ts';
-import type { Shape } from '../catalog/list-request.ts';
+import type { Shape } from './list-request.ts';
 
 /** The text a cache key needs to tell shapes apart. */
 export function shapeKey({ expand, fields }: Shape): string {
