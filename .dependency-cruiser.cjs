@@ -20,22 +20,66 @@ const upward = LAYERS.flatMap(([name], index) => {
   const above = LAYERS.slice(index + 1).map(([layer]) => layer);
   return above.length === 0
     ? []
-    : [{ name: `${name}-imports-upward`, comment: `${name} may not import ${above.join(', ')}`, severity: 'error', from: { path: pathOf(name) }, to: { path: above.map(pathOf) } }];
+    : [
+        {
+          name: `${name}-imports-upward`,
+          comment: `${name} may not import ${above.join(', ')}`,
+          severity: 'error',
+          from: { path: pathOf(name) },
+          to: { path: above.map(pathOf) },
+        },
+      ];
 });
 // accounts and limits stand side by side: the order above keeps accounts from limits, this keeps limits from accounts.
 // So do http and graphql, two faces of the catalog: the order keeps http from graphql, this keeps graphql from http's
 // routes (it may use http's helpers: sending a cached answer, reading the language, the JSON body).
 const siblings = [
-  { name: 'limits-imports-accounts', comment: 'limits and accounts are siblings', severity: 'error', from: { path: pathOf('limits') }, to: { path: pathOf('accounts') } },
-  { name: 'limits-imports-catalog-writes', comment: 'limits and catalog-writes are siblings', severity: 'error', from: { path: pathOf('limits') }, to: { path: pathOf('catalog-writes') } },
-  { name: 'catalog-writes-imports-accounts', comment: 'the stores of accounts and of catalog writes are siblings', severity: 'error', from: { path: pathOf('catalog-writes') }, to: { path: pathOf('accounts') } },
-  { name: 'graphql-imports-rest-routes', comment: 'graphql and the REST routes are siblings', severity: 'error', from: { path: pathOf('graphql') }, to: { path: '^src/http/routes/' } },
+  {
+    name: 'limits-imports-accounts',
+    comment: 'limits and accounts are siblings',
+    severity: 'error',
+    from: { path: pathOf('limits') },
+    to: { path: pathOf('accounts') },
+  },
+  {
+    name: 'limits-imports-catalog-writes',
+    comment: 'limits and catalog-writes are siblings',
+    severity: 'error',
+    from: { path: pathOf('limits') },
+    to: { path: pathOf('catalog-writes') },
+  },
+  {
+    name: 'catalog-writes-imports-accounts',
+    comment: 'the stores of accounts and of catalog writes are siblings',
+    severity: 'error',
+    from: { path: pathOf('catalog-writes') },
+    to: { path: pathOf('accounts') },
+  },
+  {
+    name: 'graphql-imports-rest-routes',
+    comment: 'graphql and the REST routes are siblings',
+    severity: 'error',
+    from: { path: pathOf('graphql') },
+    to: { path: '^src/http/routes/' },
+  },
 ];
 
 module.exports = {
   forbidden: [
-    { name: 'no-circular', comment: 'Imports may not form a circle', severity: 'error', from: {}, to: { circular: true } },
-    { name: 'src-imports-outside', comment: 'The server runs src/ alone: no scripts, tests or data', severity: 'error', from: { path: '^src/' }, to: { path: '^(scripts|test)/' } },
+    {
+      name: 'no-circular',
+      comment: 'Imports may not form a circle',
+      severity: 'error',
+      from: {},
+      to: { circular: true },
+    },
+    {
+      name: 'src-imports-outside',
+      comment: 'The server runs src/ alone: no scripts, tests or data',
+      severity: 'error',
+      from: { path: '^src/' },
+      to: { path: '^(scripts|test)/' },
+    },
     ...upward,
     ...siblings,
   ],

@@ -43,7 +43,14 @@ let parsed;
 try {
   parsed = parseArgs({
     allowPositionals: true,
-    options: { help: { type: 'boolean', short: 'h' }, username: { type: 'string' }, email: { type: 'string' }, role: { type: 'string' }, 'first-name': { type: 'string' }, 'last-name': { type: 'string' } },
+    options: {
+      help: { type: 'boolean', short: 'h' },
+      username: { type: 'string' },
+      email: { type: 'string' },
+      role: { type: 'string' },
+      'first-name': { type: 'string' },
+      'last-name': { type: 'string' },
+    },
   });
 } catch (error) {
   fail(`${(error as Error).message}\n${USAGE}`);
@@ -66,10 +73,20 @@ const store = await openStore(where, log).catch((error: Error) => fail(`cannot o
 try {
   if (command === 'create' && positionals.length === 1 && values.username && values.email) {
     const { username, email, role } = values;
-    const fields = { username, email, role, first_name: values['first-name'] ?? username, last_name: values['last-name'] ?? username };
+    const fields = {
+      username,
+      email,
+      role,
+      first_name: values['first-name'] ?? username,
+      last_name: values['last-name'] ?? username,
+    };
     try {
       const body = readRegisterBody({ ...fields, password: await password(config.ACCOUNT_PASSWORD) });
-      const account = await createAccount(store, body, passwordHasher({ scryptN: config.SCRYPT_N, hashes: { concurrent: 1, queued: 0 } }));
+      const account = await createAccount(
+        store,
+        body,
+        passwordHasher({ scryptN: config.SCRYPT_N, hashes: { concurrent: 1, queued: 0 } }),
+      );
       console.log(`created ${account.role} account '${account.username}' (${account.uuid}) in ${named}`);
     } catch (error) {
       fail(`cannot create the account: ${(error as Error).message}`);
@@ -87,9 +104,13 @@ try {
   } else if (command === 'export' && positionals.length === 1) {
     console.log(await exportAccounts(store));
   } else if (command === 'import' && positionals.length === 1) {
-    const { imported, refused } = await importAccounts(store, await stdin()).catch((error: Error) => fail(`cannot import: ${error.message}`));
+    const { imported, refused } = await importAccounts(store, await stdin()).catch((error: Error) =>
+      fail(`cannot import: ${error.message}`),
+    );
     for (const line of refused) console.error(`refused: ${line}`);
-    console.log(`imported ${imported} account${imported === 1 ? '' : 's'} into ${named}${refused.length ? `; refused ${refused.length}` : ''}`);
+    console.log(
+      `imported ${imported} account${imported === 1 ? '' : 's'} into ${named}${refused.length ? `; refused ${refused.length}` : ''}`,
+    );
     if (refused.length) process.exitCode = 1;
   } else {
     fail(USAGE);

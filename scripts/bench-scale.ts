@@ -30,13 +30,23 @@ console.error(`… the embedded catalog: ${runs} cold starts beside a bare node:
 const nodes = [process.execPath, ...values.node!];
 const cold = await measureColdStarts({ nodes, runs, settleSeconds });
 const npmStartMs = await measureNpmStart(runs);
-const rows = await measureScale({ sizes, seconds, connections, settleSeconds, workDir: 'var/bench', progress: (line) => console.error(`… ${line}`) });
+const rows = await measureScale({
+  sizes,
+  seconds,
+  connections,
+  settleSeconds,
+  workDir: 'var/bench',
+  progress: (line) => console.error(`… ${line}`),
+});
 const coldNote = `The embedded catalog: \`node dist/main.js\` (rate limits on) and a bare node:http server (\`node scripts/bench/bare-server.cjs\`) started alternately, ${runs} of each per node, each timed from spawning node to its first answer of /api/ping; medians. Memory read after ${settleSeconds} s idle.`;
 const bootNote = `Generated catalogs: the compiled server started as the README runs it (rate limits on, \`--no-memory-reducer\`); memory read after ${settleSeconds} s idle.`;
 const settings = `${connections} connections, ${seconds} s per query after a 1 s warm-up; "cache on" is the server as deployed, "cache off" (RESPONSE_CACHE_MB=0) runs every request's query.`;
 const text = `${coldStartTable(cold, npmStartMs, runs)}\n\n${coldNote}\n\n${bootTable(rows)}\n\n${bootNote}\n\n${scaleTable(rows)}\n\n${settings}`;
 console.log(text);
 if (!quick) {
-  const file = await replaceSection('scale', `## Scale (npm run bench:scale)\n\n${await describeMachine()}\n\n${text}\n`);
+  const file = await replaceSection(
+    'scale',
+    `## Scale (npm run bench:scale)\n\n${await describeMachine()}\n\n${text}\n`,
+  );
   console.error(`wrote ${file}`);
 }

@@ -25,13 +25,29 @@ const sampleSeconds = Number(values.sample ?? (quick ? 1 : 30));
 const caches = (quick ? '64' : values.cache!).split(',').map(Number);
 const kinds = (values.kinds?.split(',') ?? SOAK_KINDS) as SoakKind[];
 const connections = Number(values.connections);
-if (![seconds, sampleSeconds, connections, ...caches].every((n) => Number.isInteger(n) && n >= 0) || kinds.some((kind) => !SOAK_KINDS.includes(kind))) {
-  console.error(`--minutes and --connections take whole numbers, --cache megabytes (comma-separated), --kinds some of: ${SOAK_KINDS.join(', ')}`);
+if (
+  ![seconds, sampleSeconds, connections, ...caches].every((n) => Number.isInteger(n) && n >= 0) ||
+  kinds.some((kind) => !SOAK_KINDS.includes(kind))
+) {
+  console.error(
+    `--minutes and --connections take whole numbers, --cache megabytes (comma-separated), --kinds some of: ${SOAK_KINDS.join(', ')}`,
+  );
   process.exit(1);
 }
 const series = async (cacheMb: number): Promise<SoakResult[]> => {
   const done: SoakResult[] = [];
-  for (const kind of kinds) done.push(await soak({ kind, cacheMb, seconds, sampleSeconds, connections, dataDir: values.data!, progress: (line) => console.error(`… ${line}`) }));
+  for (const kind of kinds)
+    done.push(
+      await soak({
+        kind,
+        cacheMb,
+        seconds,
+        sampleSeconds,
+        connections,
+        dataDir: values.data!,
+        progress: (line) => console.error(`… ${line}`),
+      }),
+    );
   return done;
 };
 const sideBySide = values['side-by-side']!;
@@ -41,6 +57,9 @@ const text = `${soakTable(results, sampleSeconds)}\n\n${connections} connections
 console.log(text);
 // A partial run (--kinds) prints its rows and leaves BENCHMARKS.md as it is.
 if (!quick && !values.kinds) {
-  const file = await replaceSection('soak', `## Memory under hostile traffic (npm run bench:soak)\n\n${await describeMachine()}\n\n${text}\n`);
+  const file = await replaceSection(
+    'soak',
+    `## Memory under hostile traffic (npm run bench:soak)\n\n${await describeMachine()}\n\n${text}\n`,
+  );
   console.error(`wrote ${file}`);
 }

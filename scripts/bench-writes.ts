@@ -6,7 +6,13 @@ import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { describeMachine, replaceSection } from './bench/document.ts';
 import { writesTables } from './bench/report.ts';
-import { measureReadsUnderWrites, measureWriteLatency, measureWritePileUp, PILE_WINDOW, type WritesOptions } from './bench/writes.ts';
+import {
+  measureReadsUnderWrites,
+  measureWriteLatency,
+  measureWritePileUp,
+  PILE_WINDOW,
+  type WritesOptions,
+} from './bench/writes.ts';
 
 const { values } = parseArgs({
   options: {
@@ -31,7 +37,11 @@ const options: WritesOptions = {
   workDir: 'var/bench',
   progress: (line) => console.error(`… ${line}`),
 };
-if (![options.records, options.writes, options.rounds, options.seconds, options.connections].every((n) => Number.isInteger(n) && n > 0)) {
+if (
+  ![options.records, options.writes, options.rounds, options.seconds, options.connections].every(
+    (n) => Number.isInteger(n) && n > 0,
+  )
+) {
   console.error('--records, --writes, --rounds, --seconds and --connections must be positive integers');
   process.exit(1);
 }
@@ -46,6 +56,9 @@ const reads = await measureReadsUnderWrites(['/api/v1/episodes', `/api/v1/actors
 const text = writesTables(latency, pileUp, reads, options);
 console.log(text);
 if (!quick) {
-  const file = await replaceSection('writes', `## Catalog writes (npm run bench:writes)\n\n${await describeMachine()}\n\n${text}\n`);
+  const file = await replaceSection(
+    'writes',
+    `## Catalog writes (npm run bench:writes)\n\n${await describeMachine()}\n\n${text}\n`,
+  );
   console.error(`wrote ${file}`);
 }

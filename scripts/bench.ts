@@ -27,9 +27,21 @@ if (![rounds, seconds, connections].every((n) => Number.isInteger(n) && n > 0)) 
 }
 const pin = values.pin!;
 const progress = (line: string) => console.error(`… ${line}`);
-const rows = await measureThroughput({ dataDir: values.data!, rounds, seconds, connections, pin, ...(values.only ? { only: values.only } : {}), progress });
+const rows = await measureThroughput({
+  dataDir: values.data!,
+  rounds,
+  seconds,
+  connections,
+  pin,
+  ...(values.only ? { only: values.only } : {}),
+  progress,
+});
 // The hostile rows share one server: --only naming either runs both.
-const hostile = !values.only || ['hostile GraphQL: CPU per 490-field query', 'hostile GraphQL: REST beside it'].some((name) => name.includes(values.only!));
+const hostile =
+  !values.only ||
+  ['hostile GraphQL: CPU per 490-field query', 'hostile GraphQL: REST beside it'].some((name) =>
+    name.includes(values.only!),
+  );
 if (rows.length === 0 && !hostile) {
   console.error(`no scenario's name holds '${values.only}'`);
   process.exit(1);
@@ -38,11 +50,19 @@ const placement = pin ? '; every server pinned to CPU 1, the load to CPU 0' : ''
 const settings = `${connections} connections, ${seconds} s per server per round in one-second slices taken in turn, ${rounds} round${rounds > 1 ? 's' : ''}, medians (efficiency: of each round's ratio, with a token against the baseline sent the same token)${placement}; data: ${values.data}`;
 const parts = rows.length ? [`${throughputTable(rows)}\n\n${settings}.`] : [];
 // At least 3 rounds: the ratio's median needs them, and a round takes 2 × seconds.
-if (hostile) parts.push(hostileTable(await measureHostile({ dataDir: values.data!, rounds: Math.max(rounds, 3), seconds, connections, pin, progress })));
+if (hostile)
+  parts.push(
+    hostileTable(
+      await measureHostile({ dataDir: values.data!, rounds: Math.max(rounds, 3), seconds, connections, pin, progress }),
+    ),
+  );
 const text = parts.join('\n\n');
 console.log(text);
 // A partial run (--only) prints its rows and leaves BENCHMARKS.md as it is.
 if (!quick && !values.only) {
-  const file = await replaceSection('throughput', `## Throughput (npm run bench)\n\n${await describeMachine()}\n\n${text}\n`);
+  const file = await replaceSection(
+    'throughput',
+    `## Throughput (npm run bench)\n\n${await describeMachine()}\n\n${text}\n`,
+  );
   console.error(`wrote ${file}`);
 }

@@ -12,7 +12,14 @@ const root = new URL('..', import.meta.url).pathname;
 const dist = join(root, 'dist');
 const stamp = join(dist, '.build-stamp');
 /** Everything the build reads: the sources, this script, the validator generator and the installed versions of the bundled packages. */
-const inputs = ['src', 'scripts/build.mjs', 'scripts/lib/standalone-validators.ts', 'tsconfig.json', 'package.json', 'package-lock.json'];
+const inputs = [
+  'src',
+  'scripts/build.mjs',
+  'scripts/lib/standalone-validators.ts',
+  'tsconfig.json',
+  'package.json',
+  'package-lock.json',
+];
 /** Every file at or below `path`, in a stable order; none when it is missing (a pruned copy: then the build does not match). */
 function files(path) {
   if (!existsSync(path)) return [];
@@ -25,7 +32,11 @@ function files(path) {
 /** A hash of `part` of every file of `list`, named by its path. */
 function hashOf(part, list = inputs) {
   const hash = createHash('sha256');
-  for (const file of list.flatMap((input) => files(join(root, input)))) hash.update(`${relative(root, file)}\0`).update(part(file)).update('\0');
+  for (const file of list.flatMap((input) => files(join(root, input))))
+    hash
+      .update(`${relative(root, file)}\0`)
+      .update(part(file))
+      .update('\0');
   return hash.digest('hex');
 }
 
@@ -61,7 +72,9 @@ let esbuild;
 try {
   esbuild = await import('esbuild');
 } catch {
-  console.error('dist/ is missing or was built from other sources, and esbuild is not installed to build it: run `npm ci` then `npm run build`');
+  console.error(
+    'dist/ is missing or was built from other sources, and esbuild is not installed to build it: run `npm ci` then `npm run build`',
+  );
   process.exit(1);
 }
 console.error('building dist/ from src/ (esbuild)');
@@ -77,14 +90,24 @@ rmSync(next, { recursive: true, force: true });
  * as code. Loaded from a bundle written inside the repository, so its packages resolve.
  */
 async function standaloneValidators() {
-  const modules = files(join(root, 'src')).filter((file) => file.endsWith('.ts') && file !== join(root, 'src', 'main.ts'));
+  const modules = files(join(root, 'src')).filter(
+    (file) => file.endsWith('.ts') && file !== join(root, 'src', 'main.ts'),
+  );
   const entry = [
     ...modules.map((file) => `import ${JSON.stringify(file)};`),
     `export { compiledSchemas } from ${JSON.stringify(join(root, 'src', 'lib', 'validators.ts'))};`,
     `export { standaloneValidators } from ${JSON.stringify(join(root, 'scripts', 'lib', 'standalone-validators.ts'))};`,
   ].join('\n');
   const loader = join(next, 'generate-validators.mjs');
-  await esbuild.build({ stdin: { contents: entry, resolveDir: root, loader: 'ts' }, bundle: true, platform: 'node', format: 'esm', packages: 'external', outfile: loader, logLevel: 'warning' });
+  await esbuild.build({
+    stdin: { contents: entry, resolveDir: root, loader: 'ts' },
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    packages: 'external',
+    outfile: loader,
+    logLevel: 'warning',
+  });
   const { compiledSchemas, standaloneValidators } = await import(pathToFileURL(loader).href);
   rmSync(loader);
   return standaloneValidators(compiledSchemas(), join(root, 'src', 'lib', 'formats.ts'));
@@ -121,7 +144,9 @@ await esbuild.build({
       // out of the bundle and is loaded from node_modules then, costing no memory before.
       name: 'dynamic-imports-stay-external',
       setup(build) {
-        build.onResolve({ filter: /^[^./]/ }, (args) => (args.kind === 'dynamic-import' ? { path: args.path, external: true } : undefined));
+        build.onResolve({ filter: /^[^./]/ }, (args) =>
+          args.kind === 'dynamic-import' ? { path: args.path, external: true } : undefined,
+        );
       },
     },
     {
@@ -129,13 +154,19 @@ await esbuild.build({
       // mime-db, which Koa's mime-types@3 already holds: one copy, the same lookups.
       name: 'one-mime-db',
       setup(build) {
-        build.onResolve({ filter: /^mime-types$/ }, () => ({ path: join(root, 'node_modules', 'mime-types', 'index.js') }));
+        build.onResolve({ filter: /^mime-types$/ }, () => ({
+          path: join(root, 'node_modules', 'mime-types', 'index.js'),
+        }));
       },
     },
     {
       name: 'standalone-validators',
       setup(build) {
-        build.onLoad({ filter: /[\\/]src[\\/]lib[\\/]validators\.ts$/ }, (args) => (args.path === validatorsModule ? { contents: validators, loader: 'js', resolveDir: join(root, 'src', 'lib') } : undefined));
+        build.onLoad({ filter: /[\\/]src[\\/]lib[\\/]validators\.ts$/ }, (args) =>
+          args.path === validatorsModule
+            ? { contents: validators, loader: 'js', resolveDir: join(root, 'src', 'lib') }
+            : undefined,
+        );
       },
     },
   ],
@@ -166,7 +197,10 @@ if (recorded?.graphiql === graphiqlInputs && existsSync(join(dist, 'graphiql', '
   cpSync(join(root, 'src', 'graphql', 'page', 'index.html'), join(next, 'graphiql', 'index.html'));
 }
 writeFileSync(join(next, 'package.json'), '{ "type": "commonjs" }\n');
-writeFileSync(join(next, '.build-stamp'), `${JSON.stringify({ sizesAndTimes, contents: hashOf((file) => readFileSync(file)), graphiql: graphiqlInputs })}\n`);
+writeFileSync(
+  join(next, '.build-stamp'),
+  `${JSON.stringify({ sizesAndTimes, contents: hashOf((file) => readFileSync(file)), graphiql: graphiqlInputs })}\n`,
+);
 rmSync(previous, { recursive: true, force: true });
 if (existsSync(dist)) renameSync(dist, previous);
 renameSync(next, dist);

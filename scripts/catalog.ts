@@ -27,7 +27,14 @@ function fail(message: string): never {
 
 const { positionals, values } = (() => {
   try {
-    return parseArgs({ allowPositionals: true, options: { 'dry-run': { type: 'boolean' }, 'drop-stale': { type: 'boolean' }, help: { type: 'boolean', short: 'h' } } });
+    return parseArgs({
+      allowPositionals: true,
+      options: {
+        'dry-run': { type: 'boolean' },
+        'drop-stale': { type: 'boolean' },
+        help: { type: 'boolean', short: 'h' },
+      },
+    });
   } catch (error) {
     return fail(`${(error as Error).message}\n${USAGE}`);
   }
@@ -40,10 +47,13 @@ if ('error' in settings) fail(settings.error);
 const { config } = settings;
 const dir = resolve(config.DATA_DIR);
 const loaded = await loadCatalog(dir, { defaultLanguage: config.DEFAULT_LANGUAGE });
-if (!loaded.ok) fail(`${dir} cannot be loaded; fix it first (npm run check-data):\n${loaded.problems.map(formatProblem).join('\n')}`);
+if (!loaded.ok)
+  fail(`${dir} cannot be loaded; fix it first (npm run check-data):\n${loaded.problems.map(formatProblem).join('\n')}`);
 const { store } = accountOptions(config);
 const where = store.kind === 'file' ? overlayFile(config) : 'the shared Redis';
-const overlay = await openOverlay(store, overlayFile(config), createLogger({ level: 'warn', format: 'text' })).catch((error: Error) => fail(`cannot open the catalog overlay: ${error.message}`));
+const overlay = await openOverlay(store, overlayFile(config), createLogger({ level: 'warn', format: 'text' })).catch(
+  (error: Error) => fail(`cannot open the catalog overlay: ${error.message}`),
+);
 
 try {
   const writes = await overlay.since(0);
@@ -53,8 +63,12 @@ try {
   } else if (writes.length === 0) {
     console.log(`nothing to export: no catalog writes kept in ${where}`);
   } else {
-    if (replayed.skipped.length && !values['drop-stale']) fail(`export refused: ${replayed.skipped.length} write(s) would be lost\n${staleWritesReport(replayed.skipped)}`);
-    if (replayed.skipped.length) console.error(`--drop-stale: ${replayed.skipped.length} write(s) dropped\n${staleWritesReport(replayed.skipped)}`);
+    if (replayed.skipped.length && !values['drop-stale'])
+      fail(`export refused: ${replayed.skipped.length} write(s) would be lost\n${staleWritesReport(replayed.skipped)}`);
+    if (replayed.skipped.length)
+      console.error(
+        `--drop-stale: ${replayed.skipped.length} write(s) dropped\n${staleWritesReport(replayed.skipped)}`,
+      );
     const plan = await planExport(dir, loaded.catalog, replayed.changes);
     console.log(plan.lines.join('\n'));
     if (values['dry-run']) {
@@ -62,7 +76,9 @@ try {
     } else {
       for (const [file, text] of plan.texts) await writeWholeFile(join(dir, file), text);
       await overlay.fold(writes.at(-1)!.seq);
-      console.log(`${writes.length} write(s) folded into ${plan.texts.size} file(s) in ${dir}; the overlay in ${where} is empty. Review with git diff, commit, and restart the server on the new data`);
+      console.log(
+        `${writes.length} write(s) folded into ${plan.texts.size} file(s) in ${dir}; the overlay in ${where} is empty. Review with git diff, commit, and restart the server on the new data`,
+      );
     }
   }
 } finally {

@@ -6,7 +6,10 @@ import { uncanonicalFiles } from '../src/catalog/canonical.ts';
 import { checkData } from '../src/catalog/check.ts';
 import { readConfig } from '../src/config/env.ts';
 
-const { values, positionals } = parseArgs({ allowPositionals: true, options: { strict: { type: 'boolean', default: false } } });
+const { values, positionals } = parseArgs({
+  allowPositionals: true,
+  options: { strict: { type: 'boolean', default: false } },
+});
 const settings = readConfig();
 if ('error' in settings) {
   console.error(settings.error);
@@ -14,6 +17,9 @@ if ('error' in settings) {
 }
 const dir = resolve(positionals[0] ?? settings.config.DATA_DIR);
 const strict = values.strict!;
-const { ok, lines } = await checkData(dir, settings.config.DEFAULT_LANGUAGE, { strict, extra: strict ? await uncanonicalFiles(dir) : [] });
+const { ok, lines } = await checkData(dir, settings.config.DEFAULT_LANGUAGE, {
+  strict,
+  extra: strict ? await uncanonicalFiles(dir) : [],
+});
 (ok ? console.log : console.error)(lines.join('\n'));
 process.exitCode = ok ? 0 : 1;

@@ -18,4 +18,8 @@ for (const file of files) {
   await writeWholeFile(path, canonicalText(file, JSON.parse(await readFile(path, 'utf8'))));
   console.log(`formatted ${file}`);
 }
-console.log(files.length ? `${files.length} file${files.length === 1 ? '' : 's'} rewritten in ${dir}` : `every file in ${dir} is already in canonical form`);
+console.log(
+  files.length
+    ? `${files.length} file${files.length === 1 ? '' : 's'} rewritten in ${dir}`
+    : `every file in ${dir} is already in canonical form`,
+);

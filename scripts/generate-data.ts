@@ -2,7 +2,13 @@
 import { parseArgs } from 'node:util';
 import { generateCatalog, writeCatalog } from './lib/generate-catalog.ts';
 
-const { values } = parseArgs({ options: { actors: { type: 'string', default: '1000' }, seed: { type: 'string', default: '1' }, out: { type: 'string', default: 'var/generated' } } });
+const { values } = parseArgs({
+  options: {
+    actors: { type: 'string', default: '1000' },
+    seed: { type: 'string', default: '1' },
+    out: { type: 'string', default: 'var/generated' },
+  },
+});
 const actors = Number(values.actors);
 const seed = Number(values.seed);
 if (!Number.isInteger(actors) || actors < 1 || !Number.isInteger(seed)) {

@@ -25,7 +25,9 @@ for (let i = 0; i < tokens.length; i++) {
   const token = tokens[i]!;
   if (token.kind === 'positional') positionals.push(token.value);
   if (token.kind !== 'option') continue;
-  const value = token.value ?? (tokens[i + 1]?.kind === 'positional' ? String((tokens[++i] as { value: string }).value) : undefined);
+  const value =
+    token.value ??
+    (tokens[i + 1]?.kind === 'positional' ? String((tokens[++i] as { value: string }).value) : undefined);
   if (token.name === 'help') {
     console.log(USAGE);
     process.exit(0);

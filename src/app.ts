@@ -34,7 +34,16 @@ import { signInGuard } from './http/sign-in-guard.ts';
 import { simulation } from './http/simulation.ts';
 import { ServedCatalog } from './served/served-catalog.ts';
 import { writeRoutes } from './http/routes/writes.ts';
-import { accountOptions, createLimits, GRAPHQL_DOCUMENT_BYTES, graphqlLimits, logsAccess, memoryBudgets, openCurator, type ServiceParts } from './parts.ts';
+import {
+  accountOptions,
+  createLimits,
+  GRAPHQL_DOCUMENT_BYTES,
+  graphqlLimits,
+  logsAccess,
+  memoryBudgets,
+  openCurator,
+  type ServiceParts,
+} from './parts.ts';
 
 /** Every route of the read API, registered in matching order (fixed paths before `{uuid}`). */
 export function catalogRoutes(routes: RouteTable, deps: RouteDeps): void {
@@ -58,7 +67,12 @@ export function catalogRoutes(routes: RouteTable, deps: RouteDeps): void {
  * @example
  * const app = createApp(config, { served, accounts, limits, log });
  */
-export function createApp(config: Config, { served, accounts, limits, log, curator }: ServiceParts, fast?: FastPath, proxy = trustProxies(config.TRUST_PROXY, log.warn)): Koa {
+export function createApp(
+  config: Config,
+  { served, accounts, limits, log, curator }: ServiceParts,
+  fast?: FastPath,
+  proxy = trustProxies(config.TRUST_PROXY, log.warn),
+): Koa {
   const app = new Koa({ proxy: config.TRUST_PROXY > 0, maxIpsCount: config.TRUST_PROXY });
   const caller = async (ctx: Koa.Context) => (await bearerOf(ctx, accounts)).caller;
   const routes = new RouteTable([
@@ -79,14 +93,37 @@ export function createApp(config: Config, { served, accounts, limits, log, curat
   catalogRoutes(routes, routeDeps);
   if (curator) writeRoutes(routes, { ...routeDeps, curator });
   accountRoutes(routes, accounts, limits && signInGuard(limits));
-  docsRoutes(routes, { served, cacheControl, defaultLanguage: config.DEFAULT_LANGUAGE, maxPageSize: config.MAX_PAGE_SIZE, writes: curator !== undefined, simulation: config.SIMULATE });
-  graphqlRoutes(routes, { ...routeDeps, cacheControl, limits: graphqlLimits(config), costlyQueue: config.GRAPHQL_COSTLY_QUEUE, documentCacheBytes: GRAPHQL_DOCUMENT_BYTES, log });
+  docsRoutes(routes, {
+    served,
+    cacheControl,
+    defaultLanguage: config.DEFAULT_LANGUAGE,
+    maxPageSize: config.MAX_PAGE_SIZE,
+    writes: curator !== undefined,
+    simulation: config.SIMULATE,
+  });
+  graphqlRoutes(routes, {
+    ...routeDeps,
+    cacheControl,
+    limits: graphqlLimits(config),
+    costlyQueue: config.GRAPHQL_COSTLY_QUEUE,
+    documentCacheBytes: GRAPHQL_DOCUMENT_BYTES,
+    log,
+  });
   pictureRoutes(routes, served);
   // Named, so that a test holds the chain to what the fast path stands in for (STANDS_IN_FOR).
-  const use = <S, C>(name: StoodInFor, middleware: Koa.Middleware<Koa.DefaultState & S, Koa.DefaultContext & C>) => app.use<S, C>(Object.defineProperty(middleware, 'name', { value: name }));
+  const use = <S, C>(name: StoodInFor, middleware: Koa.Middleware<Koa.DefaultState & S, Koa.DefaultContext & C>) =>
+    app.use<S, C>(Object.defineProperty(middleware, 'name', { value: name }));
   if (fast) use('remember', fast.remember());
   if (logsAccess(config)) use('accessLog', accessLog(log));
-  use('cors', cors({ origin: '*', allowHeaders: ['Authorization', 'Content-Type', 'If-Match'], exposeHeaders: EXPOSED_HEADERS, maxAge: 86400 }));
+  use(
+    'cors',
+    cors({
+      origin: '*',
+      allowHeaders: ['Authorization', 'Content-Type', 'If-Match'],
+      exposeHeaders: EXPOSED_HEADERS,
+      maxAge: 86400,
+    }),
+  );
   use('errorHandler', errorHandler(log));
   use('requestGuard', requestGuard());
   use('captureBase', captureBase());
@@ -121,13 +158,22 @@ function serverOptions(config: Config): ServerOptions {
 export function createServer(config: Config, parts: ServiceParts): Server {
   const { served, accounts, limits, log } = parts;
   const proxy = trustProxies(config.TRUST_PROXY, log.warn);
-  const fast = new FastPath({ served, accounts, ...(limits ? { limits } : {}), proxy, log, logAccess: logsAccess(config), memory: memoryBudgets(config).fastPath });
+  const fast = new FastPath({
+    served,
+    accounts,
+    ...(limits ? { limits } : {}),
+    proxy,
+    log,
+    logAccess: logsAccess(config),
+    memory: memoryBudgets(config).fastPath,
+  });
   const app = createApp(config, parts, fast, proxy);
   return createHttpServer(fast.listener(app.callback()), serverOptions(config));
 }
 
 /** The boot line under `RATE_LIMIT=off`, which would otherwise print nothing about the limits. */
-const RATE_LIMITS_OFF = 'rate limits: off (RATE_LIMIT=off): any client may send any number of requests, to /api/v1/auth/* too, and none is answered 429; for servers strangers cannot reach';
+const RATE_LIMITS_OFF =
+  'rate limits: off (RATE_LIMIT=off): any client may send any number of requests, to /api/v1/auth/* too, and none is answered 429; for servers strangers cannot reach';
 
 /**
  * Starts the service on a loaded catalog (none yet only under WATCH_DATA, which waits for good data): opens the accounts, creates the limits, listens,
@@ -144,17 +190,30 @@ export async function startService(config: Config, catalog: Catalog | undefined,
   const served = new ServedCatalog(catalog, memoryBudgets(config).cacheBytes);
   const curator = await openCurator(config, served, log);
   const limits = await createLimits(config, log);
-  log.info(limits ? `rate limits: ${limits.driver === 'redis' ? 'shared through Redis' : 'in memory'}` : RATE_LIMITS_OFF);
+  log.info(
+    limits ? `rate limits: ${limits.driver === 'redis' ? 'shared through Redis' : 'in memory'}` : RATE_LIMITS_OFF,
+  );
   const parts: ServiceParts = { served, accounts, ...(limits ? { limits } : {}), ...(curator ? { curator } : {}), log };
-  const server = await serve(createServer(config, parts), config.PORT, config.HOST).catch((error: NodeJS.ErrnoException) => {
-    throw new Error(`cannot listen on ${config.HOST}:${config.PORT}: ${error.code ?? error.message}`);
-  });
+  const server = await serve(createServer(config, parts), config.PORT, config.HOST).catch(
+    (error: NodeJS.ErrnoException) => {
+      throw new Error(`cannot listen on ${config.HOST}:${config.PORT}: ${error.code ?? error.message}`);
+    },
+  );
   const { local, network } = serverUrls(server, config.HOST);
   log.info(`listening on ${local} (bound to ${config.HOST})`);
   if (network.length) log.info(`on this machine's networks: ${network.join(', ')}`);
   if (config.CLASSROOM) log.info(classroomBanner({ local, network }, config));
   if (config.WATCH_DATA) {
-    reloadOnChange(served, { dir: config.DATA_DIR, defaultLanguage: config.DEFAULT_LANGUAGE, ...(curator ? { replace: (next) => curator.rebase(next) } : {}) }, log, catalog);
+    reloadOnChange(
+      served,
+      {
+        dir: config.DATA_DIR,
+        defaultLanguage: config.DEFAULT_LANGUAGE,
+        ...(curator ? { replace: (next) => curator.rebase(next) } : {}),
+      },
+      log,
+      catalog,
+    );
     log.info(`watching ${config.DATA_DIR}: every edit is checked and served without a restart`);
   }
   stopOnSignals(server, {

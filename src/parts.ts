@@ -42,9 +42,15 @@ const MEASURED_SHARE = 0.5;
  * @example
  * memoryBudgets(config).cacheBytes; // 29360128 for RESPONSE_CACHE_MB=64
  */
-export function memoryBudgets(config: Config): { cacheBytes: number; fastPath: { answersBytes: number; errorsBytes: number } } {
+export function memoryBudgets(config: Config): {
+  cacheBytes: number;
+  fastPath: { answersBytes: number; errorsBytes: number };
+} {
   const total = config.RESPONSE_CACHE_MB * 2 ** 20 * MEASURED_SHARE;
-  return { cacheBytes: Math.floor((total * 7) / 8), fastPath: { answersBytes: Math.floor(total / 8), errorsBytes: FAST_PATH_ERROR_BYTES } };
+  return {
+    cacheBytes: Math.floor((total * 7) / 8),
+    fastPath: { answersBytes: Math.floor(total / 8), errorsBytes: FAST_PATH_ERROR_BYTES },
+  };
 }
 
 /** Whether the configuration logs a line per request. */
@@ -72,7 +78,9 @@ export async function createLimits(config: Config, log: Logger): Promise<RateLim
   const options: RateLimitOptions = {
     windowSeconds: config.RATE_LIMIT_WINDOW_SECONDS,
     // Each tier's budget is its variable: RATE_LIMIT_ANONYMOUS, RATE_LIMIT_BASIC, …
-    tiers: Object.fromEntries(TIERS.map((tier) => [tier, config[`RATE_LIMIT_${tier.toUpperCase()}` as keyof Config] as number])) as Record<Tier, number>,
+    tiers: Object.fromEntries(
+      TIERS.map((tier) => [tier, config[`RATE_LIMIT_${tier.toUpperCase()}` as keyof Config] as number]),
+    ) as Record<Tier, number>,
     auth: config.AUTH_RATE_LIMIT,
     pictures: config.PICTURE_RATE_LIMIT,
     loginFailures: { limit: config.LOGIN_FAILURE_LIMIT, windowMinutes: config.LOGIN_FAILURE_WINDOW_MINUTES },

@@ -15,7 +15,7 @@ interface StoredFile {
 }
 
 async function storedUsernames(file: string): Promise<string[]> {
-  return ((JSON.parse(await readFile(file, 'utf8')) as StoredFile).accounts.map((a) => a.username));
+  return (JSON.parse(await readFile(file, 'utf8')) as StoredFile).accounts.map((a) => a.username);
 }
 
 test('200 concurrent registrations: all 201, all there after a restart', async () => {
@@ -23,14 +23,24 @@ test('200 concurrent registrations: all 201, all there after a restart', async (
   const first = await startApp({}, dir);
   const answers = await Promise.all(Array.from({ length: 200 }, (_, n) => post(first.url, REGISTER, newUser(`c${n}`))));
   await first.close();
-  assert.equal(answers.map((a) => a.status), Array(200).fill(201));
+  assert.equal(
+    answers.map((a) => a.status),
+    Array(200).fill(201),
+  );
   const restarted = await startApp({}, dir);
   try {
     const usernames = new Set(await storedUsernames(restarted.file));
     assert.is(usernames.size, 200);
     for (let n = 0; n < 200; n++) assert.ok(usernames.has(`user_c${n}`), `user_c${n}`);
-    const signIns = await Promise.all(Array.from({ length: 200 }, (_, n) => post(restarted.url, '/api/v1/auth/authenticate', { username: `user_c${n}`, password: `password of c${n}` })));
-    assert.equal(signIns.map((a) => a.status), Array(200).fill(200));
+    const signIns = await Promise.all(
+      Array.from({ length: 200 }, (_, n) =>
+        post(restarted.url, '/api/v1/auth/authenticate', { username: `user_c${n}`, password: `password of c${n}` }),
+      ),
+    );
+    assert.equal(
+      signIns.map((a) => a.status),
+      Array(200).fill(200),
+    );
   } finally {
     await restarted.close();
   }
@@ -39,10 +49,13 @@ test('200 concurrent registrations: all 201, all there after a restart', async (
 test('50 concurrent registrations of one username: exactly one 201, the rest 409', async () => {
   const app = await startApp();
   try {
-    const answers = await Promise.all(Array.from({ length: 50 }, (_, n) => post(app.url, REGISTER, newUser(`same${n}`, { username: 'the_one' }))));
+    const answers = await Promise.all(
+      Array.from({ length: 50 }, (_, n) => post(app.url, REGISTER, newUser(`same${n}`, { username: 'the_one' }))),
+    );
     const statuses = answers.map((a) => a.status).sort();
     assert.equal(statuses, [201, ...Array(49).fill(409)]);
-    for (const answer of answers.filter((a) => a.status === 409)) assert.match(String(answer.body.message), /^Username 'the_one' is already registered$/);
+    for (const answer of answers.filter((a) => a.status === 409))
+      assert.match(String(answer.body.message), /^Username 'the_one' is already registered$/);
     assert.equal(await storedUsernames(app.file), ['the_one']);
   } finally {
     await app.close();
@@ -80,8 +93,15 @@ test('SIGKILL during a registration burst: the file parses and holds every accou
   const restarted = startServer(env);
   try {
     const again = await listeningUrl(restarted);
-    const signIns = await Promise.all(created.map((username) => post(again, '/api/v1/auth/authenticate', { username, password: `password of ${username.slice(5)}` })));
-    assert.equal(signIns.map((a) => a.status), Array(created.length).fill(200));
+    const signIns = await Promise.all(
+      created.map((username) =>
+        post(again, '/api/v1/auth/authenticate', { username, password: `password of ${username.slice(5)}` }),
+      ),
+    );
+    assert.equal(
+      signIns.map((a) => a.status),
+      Array(created.length).fill(200),
+    );
   } finally {
     restarted.child.kill('SIGTERM');
     await once(restarted.child, 'exit');
@@ -102,16 +122,38 @@ test('a corrupt accounts file stops the boot with its name, and is left as it wa
 test('empty, misshapen, duplicated or unreadable files are refused with their name and left as they were', async () => {
   const dir = await tempDir();
   const account = (uuid: string, username: string) => ({
-    uuid, username, email: `${username}@example.org`, first_name: 'A', last_name: 'B', role: 'BASIC',
-    password_hash: `$scrypt$ln=10,r=8,p=1$${'A'.repeat(22)}$${'B'.repeat(43)}`, created_at: 'x', updated_at: 'x',
+    uuid,
+    username,
+    email: `${username}@example.org`,
+    first_name: 'A',
+    last_name: 'B',
+    role: 'BASIC',
+    password_hash: `$scrypt$ln=10,r=8,p=1$${'A'.repeat(22)}$${'B'.repeat(43)}`,
+    created_at: 'x',
+    updated_at: 'x',
   });
   const cases = [
     { name: 'empty.json', content: '', problem: 'line 1, column 1: ' },
-    { name: 'shape.json', content: '{"accounts": [{"username": "x"}]}', problem: "/accounts/0: must have required property 'uuid'" },
-    { name: 'role.json', content: JSON.stringify({ accounts: [{ ...account('6f0c2e1a-0000-4000-8000-000000000001', 'ana'), role: 'ROOT' }] }), problem: '/accounts/0/role: must be equal to one of the allowed values' },
+    {
+      name: 'shape.json',
+      content: '{"accounts": [{"username": "x"}]}',
+      problem: "/accounts/0: must have required property 'uuid'",
+    },
+    {
+      name: 'role.json',
+      content: JSON.stringify({
+        accounts: [{ ...account('6f0c2e1a-0000-4000-8000-000000000001', 'ana'), role: 'ROOT' }],
+      }),
+      problem: '/accounts/0/role: must be equal to one of the allowed values',
+    },
     {
       name: 'twice.json',
-      content: JSON.stringify({ accounts: [account('6f0c2e1a-0000-4000-8000-000000000001', 'ana'), account('6f0c2e1a-0000-4000-8000-000000000002', 'ANA')] }),
+      content: JSON.stringify({
+        accounts: [
+          account('6f0c2e1a-0000-4000-8000-000000000001', 'ana'),
+          account('6f0c2e1a-0000-4000-8000-000000000002', 'ANA'),
+        ],
+      }),
       problem: '/accounts/1: username ana appears twice',
     },
   ];

@@ -40,7 +40,11 @@ test('beyond the hashes running and waiting, a sign-in is a 503 with Retry-After
   const app = await startApp({ SCRYPT_N: '16384', HASH_CONCURRENCY: '1', HASH_QUEUE: '2' });
   try {
     await registered(app.url, 'queue');
-    const answers = await Promise.all(Array.from({ length: 10 }, () => post(app.url, SIGN_IN, { username: 'user_queue', password: 'password of queue' })));
+    const answers = await Promise.all(
+      Array.from({ length: 10 }, () =>
+        post(app.url, SIGN_IN, { username: 'user_queue', password: 'password of queue' }),
+      ),
+    );
     const statuses = answers.map((a) => a.status);
     assert.ok(statuses.filter((s) => s === 200).length >= 3, `some sign-ins went through: ${statuses}`);
     const refused = answers.filter((a) => a.status === 503);
@@ -48,10 +52,17 @@ test('beyond the hashes running and waiting, a sign-in is a 503 with Retry-After
     for (const answer of refused) {
       assert.match(answer.headers.get('retry-after') ?? '', /^\d+$/);
       assert.is(answer.headers.get('content-type'), 'application/json');
-      assert.match(String(answer.body.message), /^Too many sign-ins in progress \(1 hashing, 2 waiting\); retry in \d+ s$/);
+      assert.match(
+        String(answer.body.message),
+        /^Too many sign-ins in progress \(1 hashing, 2 waiting\); retry in \d+ s$/,
+      );
     }
     await app.close();
-    assert.equal(app.warnings.filter((line) => !line.startsWith('SCRYPT_N=')), [], 'a full queue is not a server error');
+    assert.equal(
+      app.warnings.filter((line) => !line.startsWith('SCRYPT_N=')),
+      [],
+      'a full queue is not a server error',
+    );
   } finally {
     await app.close();
   }
@@ -61,7 +72,13 @@ test('beyond the hashes running and waiting, a sign-in is a 503 with Retry-After
 async function scryptCosts(run: () => Promise<unknown>): Promise<number[]> {
   const original = crypto.scrypt;
   const costs: number[] = [];
-  crypto.scrypt = ((password: crypto.BinaryLike, salt: crypto.BinaryLike, length: number, options: crypto.ScryptOptions, done: (error: Error | null, key: Buffer) => void) => {
+  crypto.scrypt = ((
+    password: crypto.BinaryLike,
+    salt: crypto.BinaryLike,
+    length: number,
+    options: crypto.ScryptOptions,
+    done: (error: Error | null, key: Buffer) => void,
+  ) => {
     costs.push(options.N ?? options.cost ?? 0);
     return original(password, salt, length, options, done);
   }) as typeof crypto.scrypt;
@@ -78,23 +95,50 @@ async function scryptCosts(run: () => Promise<unknown>): Promise<number[]> {
 test('after SCRYPT_N is raised, an unknown user costs what an old account costs, and a good sign-in re-hashes', async () => {
   const dir = await tempDir();
   const old = await hashPassword('password of old', scryptParams(1024));
-  const account = { uuid: crypto.randomUUID(), username: 'old_timer', email: 'old@example.org', first_name: 'Old', last_name: 'Timer', role: 'BASIC', password_hash: old, created_at: '2025-01-01T00:00:00.000Z', updated_at: '2025-01-01T00:00:00.000Z' };
+  const account = {
+    uuid: crypto.randomUUID(),
+    username: 'old_timer',
+    email: 'old@example.org',
+    first_name: 'Old',
+    last_name: 'Timer',
+    role: 'BASIC',
+    password_hash: old,
+    created_at: '2025-01-01T00:00:00.000Z',
+    updated_at: '2025-01-01T00:00:00.000Z',
+  };
   await writeFile(join(dir, 'accounts.json'), JSON.stringify({ accounts: [account] }), { mode: 0o600 });
   // In the test's process: the costs are seen by wrapping its crypto.scrypt.
   const app = await startInProcess({ SCRYPT_N: '4096' }, dir);
   try {
-    const unknown = await scryptCosts(() => post(app.url, SIGN_IN, { username: 'nobody_here', password: 'a wrong password' }));
-    const wrong = await scryptCosts(() => post(app.url, SIGN_IN, { username: 'old_timer', password: 'a wrong password' }));
+    const unknown = await scryptCosts(() =>
+      post(app.url, SIGN_IN, { username: 'nobody_here', password: 'a wrong password' }),
+    );
+    const wrong = await scryptCosts(() =>
+      post(app.url, SIGN_IN, { username: 'old_timer', password: 'a wrong password' }),
+    );
     assert.ok(unknown.includes(4096), `unknown user: ${unknown}`);
     assert.ok(wrong.includes(4096), `old account, wrong password: ${wrong}`);
     assert.is(Math.max(...wrong), Math.max(...unknown), 'the costliest hash of each is the same');
-    assert.match((JSON.parse(await readFile(app.file, 'utf8')) as { accounts: { password_hash: string }[] }).accounts[0]!.password_hash, /^\$scrypt\$ln=10,/, 'a wrong password re-hashes nothing');
+    assert.match(
+      (JSON.parse(await readFile(app.file, 'utf8')) as { accounts: { password_hash: string }[] }).accounts[0]!
+        .password_hash,
+      /^\$scrypt\$ln=10,/,
+      'a wrong password re-hashes nothing',
+    );
     const good = await post(app.url, SIGN_IN, { username: 'old_timer', password: 'password of old' });
     assert.is(good.status, 200);
-    const stored = (JSON.parse(await readFile(app.file, 'utf8')) as { accounts: { password_hash: string; updated_at: string }[] }).accounts[0]!;
+    const stored = (
+      JSON.parse(await readFile(app.file, 'utf8')) as { accounts: { password_hash: string; updated_at: string }[] }
+    ).accounts[0]!;
     assert.match(stored.password_hash, /^\$scrypt\$ln=12,r=8,p=1\$/, 're-hashed at the current cost');
-    assert.is((await post(app.url, SIGN_IN, { username: 'old_timer', password: 'password of old' })).status, 200, 'the new hash verifies');
-    const current = await scryptCosts(() => post(app.url, SIGN_IN, { username: 'old_timer', password: 'a wrong password' }));
+    assert.is(
+      (await post(app.url, SIGN_IN, { username: 'old_timer', password: 'password of old' })).status,
+      200,
+      'the new hash verifies',
+    );
+    const current = await scryptCosts(() =>
+      post(app.url, SIGN_IN, { username: 'old_timer', password: 'a wrong password' }),
+    );
     assert.equal(current, [4096], 'a current account costs one hash at the current cost');
   } finally {
     await app.close();
@@ -123,7 +167,11 @@ test('an accounts file and a JWT secret readable by others are tightened to 0600
 test('an accounts location that cannot be created stops the boot at once, naming the path', async () => {
   const dir = await tempDir();
   await writeFile(join(dir, 'plain-file'), 'not a folder');
-  for (const file of ['/proc/self/x/accounts.json', '/proc/1/nothing/deeper/accounts.json', join(dir, 'plain-file', 'accounts.json')]) {
+  for (const file of [
+    '/proc/self/x/accounts.json',
+    '/proc/1/nothing/deeper/accounts.json',
+    join(dir, 'plain-file', 'accounts.json'),
+  ]) {
     const { code, output } = await runToExit({ ...TEST_ENV, ACCOUNTS_FILE: file });
     assert.is(code, 1, file);
     assert.match(output, /^cannot open the accounts: /m, file);

@@ -26,10 +26,28 @@ test('register answers 201 with a bearer token and stores only a scrypt hash, mo
   const answer = await post(app.url, REGISTER, newUser('ana'));
   assert.is(answer.status, 201);
   // The same fields as a sign-in's answer, timestamps included (HawAPI clients read created_at there too).
-  assert.equal(Object.keys(answer.body).sort(), ['created_at', 'email', 'expires_at', 'role', 'token', 'token_type', 'updated_at', 'username']);
+  assert.equal(Object.keys(answer.body).sort(), [
+    'created_at',
+    'email',
+    'expires_at',
+    'role',
+    'token',
+    'token_type',
+    'updated_at',
+    'username',
+  ]);
   assert.equal(
     { ...answer.body, token: undefined, expires_at: undefined, created_at: undefined, updated_at: undefined },
-    { username: 'user_ana', email: 'userana@example.org', role: 'BASIC', token_type: 'Bearer', token: undefined, expires_at: undefined, created_at: undefined, updated_at: undefined },
+    {
+      username: 'user_ana',
+      email: 'userana@example.org',
+      role: 'BASIC',
+      token_type: 'Bearer',
+      token: undefined,
+      expires_at: undefined,
+      created_at: undefined,
+      updated_at: undefined,
+    },
   );
   assert.is(answer.body.created_at, answer.body.updated_at);
   assert.ok(Math.abs(Date.parse(String(answer.body.created_at)) - Date.now()) < 60_000);
@@ -39,16 +57,33 @@ test('register answers 201 with a bearer token and stores only a scrypt hash, mo
   assert.is(answer.headers.get('cache-control'), 'no-store');
   const text = await readFile(app.file, 'utf8');
   assert.not.match(text, /password of ana/);
-  const stored = (JSON.parse(text) as { accounts: Record<string, string>[] }).accounts.find((a) => a.username === 'user_ana')!;
+  const stored = (JSON.parse(text) as { accounts: Record<string, string>[] }).accounts.find(
+    (a) => a.username === 'user_ana',
+  )!;
   assert.match(stored.password_hash!, /^\$scrypt\$ln=10,r=8,p=1\$[A-Za-z0-9+/]{22}\$[A-Za-z0-9+/]{43}$/);
   assert.is((await stat(app.file)).mode & 0o777, 0o600);
 });
 
-test('authenticate answers 200 with a token and the timestamps; username and email match case-insensitively', async ({ app }) => {
+test('authenticate answers 200 with a token and the timestamps; username and email match case-insensitively', async ({
+  app,
+}) => {
   await registered(app.url, 'bea');
-  const answer = await post(app.url, AUTHENTICATE, { username: 'USER_BEA', email: 'UserBea@Example.org', password: 'password of bea' });
+  const answer = await post(app.url, AUTHENTICATE, {
+    username: 'USER_BEA',
+    email: 'UserBea@Example.org',
+    password: 'password of bea',
+  });
   assert.is(answer.status, 200, JSON.stringify(answer.body));
-  assert.equal(Object.keys(answer.body).sort(), ['created_at', 'email', 'expires_at', 'role', 'token', 'token_type', 'updated_at', 'username']);
+  assert.equal(Object.keys(answer.body).sort(), [
+    'created_at',
+    'email',
+    'expires_at',
+    'role',
+    'token',
+    'token_type',
+    'updated_at',
+    'username',
+  ]);
   assert.is(answer.body.username, 'user_bea');
   assert.is(answer.body.token_type, 'Bearer');
   assert.ok(!Number.isNaN(Date.parse(String(answer.body.created_at))));
@@ -75,7 +110,15 @@ test('wrong password, unknown username and mismatched email all get the same 401
 });
 
 test('every validation problem is named in one 400', async ({ app }) => {
-  const answer = await post(app.url, REGISTER, { first_name: ' ', last_name: 'x'.repeat(51), username: 'a!', email: 'not-an-email', password: 'a!', role: 'ROOT', extra: 1 });
+  const answer = await post(app.url, REGISTER, {
+    first_name: ' ',
+    last_name: 'x'.repeat(51),
+    username: 'a!',
+    email: 'not-an-email',
+    password: 'a!',
+    role: 'ROOT',
+    extra: 1,
+  });
   assertError(answer, 400, /^Invalid request body: /);
   const message = String(answer.body.message);
   for (const part of [
@@ -95,7 +138,11 @@ test('every validation problem is named in one 400', async ({ app }) => {
 
 test('missing fields, long values, wrong types and a password equal to the email are 400s', async ({ app }) => {
   const missing = await post(app.url, REGISTER, {});
-  assertError(missing, 400, /first_name is required; last_name is required; username is required; email is required; password is required$/);
+  assertError(
+    missing,
+    400,
+    /first_name is required; last_name is required; username is required; email is required; password is required$/,
+  );
   const long = await post(app.url, REGISTER, newUser('long', { username: 'u'.repeat(31), password: 'p'.repeat(129) }));
   assertError(long, 400, /username must be 3–30 characters long; password must be 8–128 characters long$/);
   const typed = await post(app.url, REGISTER, newUser('typed', { first_name: 7 }));
@@ -122,7 +169,11 @@ test('a taken username or email is a 409 naming which, case-insensitively', asyn
 
 test('anything but application/json is a 415, over 16 KB a 413, malformed JSON a 400', async ({ app }) => {
   for (const path of [REGISTER, AUTHENTICATE, DELETE]) {
-    const text = await fetch(`${app.url}${path}`, { method: 'POST', headers: { 'Content-Type': 'text/plain' }, body: 'hello' });
+    const text = await fetch(`${app.url}${path}`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'text/plain' },
+      body: 'hello',
+    });
     assertError(await readAnswer(text), 415, /^Content-Type must be application\/json \(got text\/plain\)$/);
   }
   const form = await fetch(`${app.url}${REGISTER}`, { method: 'POST', body: new URLSearchParams({ username: 'x' }) });
@@ -137,7 +188,9 @@ test('anything but application/json is a 415, over 16 KB a 413, malformed JSON a
   assertError(scalar, 400, /^Request body is not valid JSON: /);
   const charset = await post(app.url, REGISTER, '{}', { 'Content-Type': 'application/json; charset=koi8-nope' });
   assertError(charset, 415, /^Content-Type charset must be utf-8 \(got koi8-nope\)$/);
-  const utf8 = await post(app.url, REGISTER, JSON.stringify(newUser('utf8')), { 'Content-Type': 'application/json; charset=UTF-8' });
+  const utf8 = await post(app.url, REGISTER, JSON.stringify(newUser('utf8')), {
+    'Content-Type': 'application/json; charset=UTF-8',
+  });
   assert.is(utf8.status, 201);
 });
 
@@ -146,14 +199,26 @@ test('delete answers 204, ends the account and its tokens, and frees the usernam
   assert.is((await get(app.url, '/api/ping', token)).status, 200);
   const wrong = await post(app.url, DELETE, { username: 'user_eve', password: 'not it at all' });
   assertError(wrong, 401, /^Invalid credentials$/);
-  const otherEmail = await post(app.url, DELETE, { username: 'user_eve', email: 'x@example.org', password: 'password of eve' });
+  const otherEmail = await post(app.url, DELETE, {
+    username: 'user_eve',
+    email: 'x@example.org',
+    password: 'password of eve',
+  });
   assertError(otherEmail, 401, /^Invalid credentials$/);
-  const deleted = await fetch(`${app.url}${DELETE}`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ username: 'USER_EVE', password: 'password of eve' }) });
+  const deleted = await fetch(`${app.url}${DELETE}`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ username: 'USER_EVE', password: 'password of eve' }),
+  });
   assert.is(deleted.status, 204);
   assert.is(await deleted.text(), '');
   const onDisk = JSON.parse(await readFile(app.file, 'utf8')) as { accounts: { username: string }[] };
   assert.not.ok(onDisk.accounts.some((a) => a.username === 'user_eve'));
-  assertError(await post(app.url, AUTHENTICATE, { username: 'user_eve', password: 'password of eve' }), 401, /^Invalid credentials$/);
+  assertError(
+    await post(app.url, AUTHENTICATE, { username: 'user_eve', password: 'password of eve' }),
+    401,
+    /^Invalid credentials$/,
+  );
   const stale = await get(app.url, '/api/ping', token);
   assertError(stale, 401, /^Bearer token's account no longer exists$/);
   assert.is(stale.headers.get('www-authenticate'), 'Bearer error="invalid_token"');
@@ -168,16 +233,29 @@ test('a role other than BASIC needs an ADMIN token: 401 without one, 403 with an
   assert.is(anonymous.headers.get('www-authenticate'), 'Bearer');
   assert.is((await post(app.url, REGISTER, newUser('basic1', { role: 'BASIC' }))).status, 201);
   const basic = await registered(app.url, 'basic2');
-  assertError(await post(app.url, REGISTER, newUser('dev2', { role: 'DEV' }), { Authorization: `Bearer ${basic}` }), 403, /this token is a BASIC's$/);
+  assertError(
+    await post(app.url, REGISTER, newUser('dev2', { role: 'DEV' }), { Authorization: `Bearer ${basic}` }),
+    403,
+    /this token is a BASIC's$/,
+  );
   const maintainer = await tokenWithRole(app, 'MAINTAINER', 'maint1');
-  assertError(await post(app.url, REGISTER, newUser('admin2', { role: 'ADMIN' }), { Authorization: `Bearer ${maintainer}` }), 403, /ADMIN account.*MAINTAINER's$/);
+  assertError(
+    await post(app.url, REGISTER, newUser('admin2', { role: 'ADMIN' }), { Authorization: `Bearer ${maintainer}` }),
+    403,
+    /ADMIN account.*MAINTAINER's$/,
+  );
   const admin = await tokenWithRole(app, 'ADMIN', 'admin1');
   for (const role of ['DEV', 'MAINTAINER', 'ADMIN']) {
-    const answer = await post(app.url, REGISTER, newUser(`made_${role}`, { role }), { Authorization: `Bearer ${admin}` });
+    const answer = await post(app.url, REGISTER, newUser(`made_${role}`, { role }), {
+      Authorization: `Bearer ${admin}`,
+    });
     assert.is(answer.status, 201, JSON.stringify(answer.body));
     assert.is(answer.body.role, role);
   }
-  const madeAdmin = await post(app.url, AUTHENTICATE, { username: 'user_made_ADMIN', password: 'password of made_ADMIN' });
+  const madeAdmin = await post(app.url, AUTHENTICATE, {
+    username: 'user_made_ADMIN',
+    password: 'password of made_ADMIN',
+  });
   assert.is(madeAdmin.body.role, 'ADMIN');
 });
 

@@ -22,12 +22,20 @@ function assertInvalidToken(answer: Answer, message: RegExp): void {
 }
 
 const part = (value: object) => Buffer.from(JSON.stringify(value)).toString('base64url');
-const claimsOf = (token: string) => JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString()) as Record<string, unknown>;
+const claimsOf = (token: string) =>
+  JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString()) as Record<string, unknown>;
 
 /** A token with the claims of `token` (changed by `changes`), signed with `key`. */
 function resign(token: string, key: string, changes: Record<string, unknown> = {}): Promise<string> {
-  const { iat, exp, ...claims } = { ...claimsOf(token), ...changes } as Record<string, unknown> & { iat: number; exp: number };
-  return new SignJWT(claims).setProtectedHeader({ alg: 'HS256' }).setIssuedAt(iat).setExpirationTime(exp).sign(new TextEncoder().encode(key));
+  const { iat, exp, ...claims } = { ...claimsOf(token), ...changes } as Record<string, unknown> & {
+    iat: number;
+    exp: number;
+  };
+  return new SignJWT(claims)
+    .setProtectedHeader({ alg: 'HS256' })
+    .setIssuedAt(iat)
+    .setExpirationTime(exp)
+    .sign(new TextEncoder().encode(key));
 }
 
 test('a valid token identifies the caller on any route; no token is anonymous', async ({ app }) => {
@@ -36,7 +44,10 @@ test('a valid token identifies the caller on any route; no token is anonymous', 
   assert.is((await get(app.url, '/api/v1/actors')).status, 200);
   const claims = claimsOf(token);
   assert.equal(Object.keys(claims).sort(), ['aud', 'exp', 'iat', 'iss', 'jti', 'role', 'sub', 'username']);
-  assert.equal([claims.iss, claims.aud, claims.username, claims.role, claims.exp], [TOKEN_ISSUER, TOKEN_AUDIENCE, 'user_tina', 'BASIC', Number(claims.iat) + 3600]);
+  assert.equal(
+    [claims.iss, claims.aud, claims.username, claims.role, claims.exp],
+    [TOKEN_ISSUER, TOKEN_AUDIENCE, 'user_tina', 'BASIC', Number(claims.iat) + 3600],
+  );
 });
 
 test('a broken token is a 401 invalid_token even on a GET of public data', async ({ app }) => {
@@ -52,7 +63,12 @@ test('a tampered token is refused: changed claims without a new signature', asyn
   assertInvalidToken(await get(app.url, '/api/ping', promoted), /^Bearer token is invalid$/);
   const flipped = `${token.slice(0, -2)}${token.endsWith('AA') ? 'BB' : 'AA'}`;
   assertInvalidToken(await get(app.url, '/api/ping', flipped), /^Bearer token is invalid$/);
-  assertInvalidToken(await post(app.url, '/api/v1/auth/register', newUser('tom2', { role: 'DEV' }), { Authorization: `Bearer ${promoted}` }), /invalid/);
+  assertInvalidToken(
+    await post(app.url, '/api/v1/auth/register', newUser('tom2', { role: 'DEV' }), {
+      Authorization: `Bearer ${promoted}`,
+    }),
+    /invalid/,
+  );
 });
 
 test('alg none, another secret, another issuer or audience: all refused', async ({ app }) => {
@@ -63,17 +79,28 @@ test('alg none, another secret, another issuer or audience: all refused', async 
   assertInvalidToken(await get(app.url, '/api/ping', forged), /^Bearer token is invalid$/);
   // Signed with the right key, so only the iss/aud checks can refuse these.
   assert.is((await get(app.url, '/api/ping', await resign(token, SECRET))).status, 200);
-  assertInvalidToken(await get(app.url, '/api/ping', await resign(token, SECRET, { iss: 'someone-else' })), /^Bearer token is invalid$/);
-  assertInvalidToken(await get(app.url, '/api/ping', await resign(token, SECRET, { aud: 'another-api' })), /^Bearer token is invalid$/);
+  assertInvalidToken(
+    await get(app.url, '/api/ping', await resign(token, SECRET, { iss: 'someone-else' })),
+    /^Bearer token is invalid$/,
+  );
+  assertInvalidToken(
+    await get(app.url, '/api/ping', await resign(token, SECRET, { aud: 'another-api' })),
+    /^Bearer token is invalid$/,
+  );
 });
 
 test('an expired token is refused, even with a valid signature', async ({ app }) => {
   const token = await registered(app.url, 'vic');
   const past = Math.floor(Date.now() / 1000) - 60;
-  assertInvalidToken(await get(app.url, '/api/ping', await resign(token, SECRET, { iat: past - 3600, exp: past })), /^Bearer token has expired$/);
+  assertInvalidToken(
+    await get(app.url, '/api/ping', await resign(token, SECRET, { iat: past - 3600, exp: past })),
+    /^Bearer token has expired$/,
+  );
 });
 
-test('a refused token stays refused with the same answer however often it comes back, on the fast path too', async ({ app }) => {
+test('a refused token stays refused with the same answer however often it comes back, on the fast path too', async ({
+  app,
+}) => {
   const token = await registered(app.url, 'xena');
   const past = Math.floor(Date.now() / 1000) - 60;
   const expired = await resign(token, SECRET, { iat: past - 3600, exp: past });
@@ -99,10 +126,21 @@ test('a token refused once is recalled as refused, without checking it again', a
 });
 
 /** GETs `path` with `authorization` on `agent`: the status, the account budget left, and whether the connection was reused. */
-function getOn(agent: Agent, url: string, path: string, authorization: string): Promise<{ status: number; remaining: string | undefined; reused: boolean }> {
+function getOn(
+  agent: Agent,
+  url: string,
+  path: string,
+  authorization: string,
+): Promise<{ status: number; remaining: string | undefined; reused: boolean }> {
   return new Promise((resolve, reject) => {
     const req = request(url + path, { agent, headers: { authorization } }, (res) => {
-      res.resume().on('end', () => resolve({ status: res.statusCode!, remaining: res.headers['x-rate-limit-remaining'] as string | undefined, reused: req.reusedSocket }));
+      res.resume().on('end', () =>
+        resolve({
+          status: res.statusCode!,
+          remaining: res.headers['x-rate-limit-remaining'] as string | undefined,
+          reused: req.reusedSocket,
+        }),
+      );
     });
     req.on('error', reject).end();
   });
@@ -116,9 +154,23 @@ test('tokens that change between requests on one keep-alive connection are each 
     // The first round is answered by Koa and kept, the second by the fast path; a random record always by Koa.
     for (const path of ['/api/v1/actors', '/api/v1/actors', '/api/v1/actors/random']) {
       const seen = [];
-      for (const authorization of [`Bearer ${first}`, `Bearer ${second}`, 'Bearer not-a-jwt', `Bearer ${first}`, `Bearer ${second}`]) seen.push(await getOn(agent, app.url, path, authorization));
-      assert.ok(seen.slice(1).every(({ reused }) => reused), 'one connection');
-      assert.equal(seen.map(({ status }) => status), [200, 200, 401, 200, 200], path);
+      for (const authorization of [
+        `Bearer ${first}`,
+        `Bearer ${second}`,
+        'Bearer not-a-jwt',
+        `Bearer ${first}`,
+        `Bearer ${second}`,
+      ])
+        seen.push(await getOn(agent, app.url, path, authorization));
+      assert.ok(
+        seen.slice(1).every(({ reused }) => reused),
+        'one connection',
+      );
+      assert.equal(
+        seen.map(({ status }) => status),
+        [200, 200, 401, 200, 200],
+        path,
+      );
       // Each account's own budget, counted once per request: the second token never passes for the first.
       const left = seen.map(({ remaining }) => Number(remaining));
       assert.equal([left[3]! - left[0]!, left[4]! - left[1]!], [-1, -1], `${path}: ${left.join(', ')}`);
@@ -131,12 +183,21 @@ test('tokens that change between requests on one keep-alive connection are each 
 
 test('the role that counts is the stored one, not the one in the token', async ({ app }) => {
   const admin = await tokenWithRole(app, 'ADMIN', 'wes');
-  assert.is((await post(app.url, '/api/v1/auth/register', newUser('wes_dev', { role: 'DEV' }), { Authorization: `Bearer ${admin}` })).status, 201);
+  assert.is(
+    (
+      await post(app.url, '/api/v1/auth/register', newUser('wes_dev', { role: 'DEV' }), {
+        Authorization: `Bearer ${admin}`,
+      })
+    ).status,
+    201,
+  );
   // The operator demotes the account by editing the file; the running server notices the change.
   const data = JSON.parse(await readFile(app.file, 'utf8')) as { accounts: { username: string; role: string }[] };
   data.accounts.find((a) => a.username === 'user_wes')!.role = 'BASIC';
   await writeFile(app.file, JSON.stringify(data));
-  const demoted = await post(app.url, '/api/v1/auth/register', newUser('wes_dev2', { role: 'DEV' }), { Authorization: `Bearer ${admin}` });
+  const demoted = await post(app.url, '/api/v1/auth/register', newUser('wes_dev2', { role: 'DEV' }), {
+    Authorization: `Bearer ${admin}`,
+  });
   assert.is(demoted.status, 403, JSON.stringify(demoted.body));
   assert.match(String(demoted.body.message), /this token is a BASIC's$/);
 });
@@ -152,7 +213,10 @@ short('a token stops working once its TTL has passed', async () => {
     assert.is(claimsOf(token).exp, Number(claimsOf(token).iat) + 1);
     await new Promise((resolve) => setTimeout(resolve, 2100));
     assertInvalidToken(await get(app.url, '/api/ping', token), /^Bearer token has expired$/);
-    const fresh = await post(app.url, '/api/v1/auth/authenticate', { username: 'user_xia', password: 'password of xia' });
+    const fresh = await post(app.url, '/api/v1/auth/authenticate', {
+      username: 'user_xia',
+      password: 'password of xia',
+    });
     assert.is(fresh.status, 200);
   } finally {
     await app.close();

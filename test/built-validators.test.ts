@@ -15,7 +15,13 @@ await promisify(execFile)(process.execPath, ['scripts/build.mjs', '--if-stale'],
 
 /** The compiled server's refusal of a data directory: what it prints, the banner line aside. */
 async function refusalOf(script: string, dir: string, defaultLanguage = 'en-US'): Promise<string> {
-  const env = { ...TEST_ENV, LOG_LEVEL: 'warn', DATA_DIR: dir, DEFAULT_LANGUAGE: defaultLanguage, ACCOUNTS_FILE: join(await tempDir(), 'accounts.json') };
+  const env = {
+    ...TEST_ENV,
+    LOG_LEVEL: 'warn',
+    DATA_DIR: dir,
+    DEFAULT_LANGUAGE: defaultLanguage,
+    ACCOUNTS_FILE: join(await tempDir(), 'accounts.json'),
+  };
   const run = startServer(env, script);
   // A catalog that is not refused would be served: stop it, and the assertion below says so.
   setTimeout(() => run.child.kill('SIGKILL'), 20_000).unref();
@@ -29,7 +35,10 @@ test('every broken catalog of the fixtures is refused by the compiled server wit
   assert.ok(names.length > 10);
   for (const name of names) {
     const { dir, options } = await problemFixture(name);
-    const [built, sources] = await Promise.all([refusalOf('dist/main.js', dir, options.defaultLanguage), refusalOf('src/main.ts', dir, options.defaultLanguage)]);
+    const [built, sources] = await Promise.all([
+      refusalOf('dist/main.js', dir, options.defaultLanguage),
+      refusalOf('src/main.ts', dir, options.defaultLanguage),
+    ]);
     assert.is(built, sources, name);
   }
 });
@@ -37,20 +46,51 @@ test('every broken catalog of the fixtures is refused by the compiled server wit
 const BODIES: unknown[] = [
   {},
   { first_name: 'Ana', last_name: 'Lima', username: 'a b', email: 'ana@example.org', password: 'short' },
-  { first_name: '', last_name: 'L'.repeat(51), username: 'ana', email: 'not an email', password: 'a long passphrase', role: 'ADMIN' },
-  { first_name: 'Ana', last_name: 'Lima', username: 'ana', email: 'ana@example.org', password: 'a long passphrase', extra: 1 },
-  { first_name: 'Ânã', last_name: 'Ł'.repeat(50), username: 'ana.l', email: 'ana@example.org', password: 'p'.repeat(200) },
+  {
+    first_name: '',
+    last_name: 'L'.repeat(51),
+    username: 'ana',
+    email: 'not an email',
+    password: 'a long passphrase',
+    role: 'ADMIN',
+  },
+  {
+    first_name: 'Ana',
+    last_name: 'Lima',
+    username: 'ana',
+    email: 'ana@example.org',
+    password: 'a long passphrase',
+    extra: 1,
+  },
+  {
+    first_name: 'Ânã',
+    last_name: 'Ł'.repeat(50),
+    username: 'ana.l',
+    email: 'ana@example.org',
+    password: 'p'.repeat(200),
+  },
 ];
 
 test('registration bodies are judged alike by the compiled server and the sources', async () => {
   const sources = await startApp();
-  const compiled = startServer({ ...TEST_ENV, ACCOUNTS_FILE: join(await tempDir(), 'accounts.json'), LOG_LEVEL: 'info' }, 'dist/main.js');
+  const compiled = startServer(
+    { ...TEST_ENV, ACCOUNTS_FILE: join(await tempDir(), 'accounts.json'), LOG_LEVEL: 'info' },
+    'dist/main.js',
+  );
   try {
     const url = await listeningUrl(compiled);
     for (const body of BODIES) {
-      const ask = (base: string) => fetch(`${base}/api/v1/auth/register`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
+      const ask = (base: string) =>
+        fetch(`${base}/api/v1/auth/register`, {
+          method: 'POST',
+          headers: { 'Content-Type': 'application/json' },
+          body: JSON.stringify(body),
+        });
       const [a, b] = await Promise.all([ask(url), ask(sources.url)]);
-      const [fromBuilt, fromSources] = await Promise.all([json<{ message?: string }>(a), json<{ message?: string }>(b)]);
+      const [fromBuilt, fromSources] = await Promise.all([
+        json<{ message?: string }>(a),
+        json<{ message?: string }>(b),
+      ]);
       assert.is(a.status, b.status, JSON.stringify(body));
       assert.is(fromBuilt.message, fromSources.message, JSON.stringify(body));
     }

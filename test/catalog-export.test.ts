@@ -17,15 +17,27 @@ const dir = await tempDir();
 const dataDir = join(dir, 'data');
 await cp(join(ROOT, 'data'), dataDir, { recursive: true });
 // PUBLIC_URL: picture URLs are absolute, and each restart listens on another port.
-const ENV = { ...TEST_ENV, LOG_LEVEL: 'info', DATA_DIR: dataDir, ACCOUNTS_FILE: join(dir, 'var', 'accounts.json'), PUBLIC_URL: 'https://catalog.example.org' };
+const ENV = {
+  ...TEST_ENV,
+  LOG_LEVEL: 'info',
+  DATA_DIR: dataDir,
+  ACCOUNTS_FILE: join(dir, 'var', 'accounts.json'),
+  PUBLIC_URL: 'https://catalog.example.org',
+};
 const overlayFile = join(dir, 'var', 'catalog-overlay.json');
 
-const made = await runScript('scripts/accounts.ts', ['create', '--username', 'curator', '--email', 'curator@example.org', '--role', 'MAINTAINER'], { ...ENV, ACCOUNT_PASSWORD: 'the curator password' });
+const made = await runScript(
+  'scripts/accounts.ts',
+  ['create', '--username', 'curator', '--email', 'curator@example.org', '--role', 'MAINTAINER'],
+  { ...ENV, ACCOUNT_PASSWORD: 'the curator password' },
+);
 if (made.code !== 0) throw new Error(made.stderr);
 
 let server = startServer(ENV);
 let url = await listeningUrl(server);
-const token = String((await post(url, '/api/v1/auth/authenticate', { username: 'curator', password: 'the curator password' })).body.token);
+const token = String(
+  (await post(url, '/api/v1/auth/authenticate', { username: 'curator', password: 'the curator password' })).body.token,
+);
 
 const test = suite('catalog writes: durability, changes and export');
 test.after(() => void server.child.kill('SIGKILL'));
@@ -38,10 +50,19 @@ async function restart(signal: NodeJS.Signals): Promise<void> {
   url = await listeningUrl(server);
 }
 
-async function write(method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<{ status: number; headers: Headers; body: Json }> {
+async function write(
+  method: string,
+  path: string,
+  body?: unknown,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; headers: Headers; body: Json }> {
   const response = await fetch(url + path, {
     method,
-    headers: { Authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'Content-Type': 'application/json' }), ...headers },
+    headers: {
+      Authorization: `Bearer ${token}`,
+      ...(body === undefined ? {} : { 'Content-Type': 'application/json' }),
+      ...headers,
+    },
     ...(body === undefined ? {} : { body: JSON.stringify(body) }),
   });
   const text = await response.text();
@@ -54,7 +75,8 @@ const catalogCli = (...args: string[]) => runScript('scripts/catalog.ts', args, 
 async function dataFingerprint(): Promise<string> {
   const hash = createHash('sha256');
   for (const folder of [dataDir, join(dataDir, 'translations')]) {
-    for (const file of (await readdir(folder)).filter((name) => name.endsWith('.json')).sort()) hash.update(file).update(await readFile(join(folder, file)));
+    for (const file of (await readdir(folder)).filter((name) => name.endsWith('.json')).sort())
+      hash.update(file).update(await readFile(join(folder, file)));
   }
   return hash.digest('hex');
 }
@@ -87,7 +109,10 @@ async function answers(): Promise<string[]> {
 /** Asserts two snapshots of `answers()` are the same, naming the first answer that differs. */
 function sameAnswers(now: string[], before: string[], when: string): void {
   const differs = now.findIndex((answer, n) => answer !== before[n]);
-  assert.ok(differs === -1 && now.length === before.length, `${when}: ${before[differs]?.slice(0, 300)}\n  now: ${now[differs]?.slice(0, 300)}`);
+  assert.ok(
+    differs === -1 && now.length === before.length,
+    `${when}: ${before[differs]?.slice(0, 300)}\n  now: ${now[differs]?.slice(0, 300)}`,
+  );
 }
 
 test('a 2xx is durable: the server killed with SIGKILL right after it serves the write when started again', async () => {
@@ -99,29 +124,67 @@ test('a 2xx is durable: the server killed with SIGKILL right after it serves the
   assert.equal(await read.json(), created.body);
 
   const etag = read.headers.get('etag')!;
-  const patched = await write('PATCH', `/api/v1/soundtracks/${String(created.body.uuid)}`, { duration: 202_000 }, { 'If-Match': etag });
+  const patched = await write(
+    'PATCH',
+    `/api/v1/soundtracks/${String(created.body.uuid)}`,
+    { duration: 202_000 },
+    { 'If-Match': etag },
+  );
   assert.is(patched.status, 200);
   await restart('SIGKILL');
-  assert.is(((await (await fetch(`${url}/api/v1/soundtracks/${String(created.body.uuid)}`)).json()) as Json).duration, 202_000);
+  assert.is(
+    ((await (await fetch(`${url}/api/v1/soundtracks/${String(created.body.uuid)}`)).json()) as Json).duration,
+    202_000,
+  );
   touched.push(`/api/v1/soundtracks/${String(created.body.uuid)}`);
 });
 
 test('changes lists every write: number, time, account, request and what each changed', async () => {
-  const episode = await write('POST', '/api/v1/episodes', { title: 'The Exported One', description: 'Made to be exported', language: 'en-US', duration: 1_500_000, season: seasons[1]!.href });
+  const episode = await write('POST', '/api/v1/episodes', {
+    title: 'The Exported One',
+    description: 'Made to be exported',
+    language: 'en-US',
+    duration: 1_500_000,
+    season: seasons[1]!.href,
+  });
   assert.is(episode.status, 201, JSON.stringify(episode.body));
-  assert.is((await write('PATCH', `/api/v1/actors/${String(actors[4]!.uuid)}`, { nationality: 'Icelandic' })).status, 200);
+  assert.is(
+    (await write('PATCH', `/api/v1/actors/${String(actors[4]!.uuid)}`, { nationality: 'Icelandic' })).status,
+    200,
+  );
   assert.is((await write('DELETE', `/api/v1/locations/${String(locations[3]!.uuid)}/translations/es-ES`)).status, 204);
-  assert.is((await write('POST', `/api/v1/locations/${String(locations[3]!.uuid)}/translations`, { language: 'es-ES', name: 'Muelle exportado' })).status, 201);
-  touched.push(`/api/v1/episodes/${String(episode.body.uuid)}`, `/api/v1/seasons/${String(seasons[1]!.uuid)}`, `/api/v1/actors/${String(actors[4]!.uuid)}`);
+  assert.is(
+    (
+      await write('POST', `/api/v1/locations/${String(locations[3]!.uuid)}/translations`, {
+        language: 'es-ES',
+        name: 'Muelle exportado',
+      })
+    ).status,
+    201,
+  );
+  touched.push(
+    `/api/v1/episodes/${String(episode.body.uuid)}`,
+    `/api/v1/seasons/${String(seasons[1]!.uuid)}`,
+    `/api/v1/actors/${String(actors[4]!.uuid)}`,
+  );
 
   const listed = await catalogCli('changes');
   assert.is(listed.code, 0, listed.stderr);
   const lines = listed.stdout.trim().split('\n');
   assert.match(lines[0]!, /^#1 \d{4}-\d\d-\d\dT[\d:.]+Z curator: POST \/api\/v1\/soundtracks$/);
   assert.ok(lines.includes(`    added episode '${String(episode.body.uuid)}'`), listed.stdout);
-  assert.ok(lines.some((line) => new RegExp(`^    changed season '${String(seasons[1]!.uuid)}': .*episodes`).test(line)), listed.stdout);
-  assert.ok(lines.some((line) => /^    changed actor '.*': nationality, updated_at$/.test(line)), listed.stdout);
-  assert.ok(lines.includes(`    removed the es-ES translation of location '${String(locations[3]!.uuid)}'`), listed.stdout);
+  assert.ok(
+    lines.some((line) => new RegExp(`^    changed season '${String(seasons[1]!.uuid)}': .*episodes`).test(line)),
+    listed.stdout,
+  );
+  assert.ok(
+    lines.some((line) => /^    changed actor '.*': nationality, updated_at$/.test(line)),
+    listed.stdout,
+  );
+  assert.ok(
+    lines.includes(`    removed the es-ES translation of location '${String(locations[3]!.uuid)}'`),
+    listed.stdout,
+  );
 });
 
 test('export --dry-run prints what would change and writes nothing', async () => {
@@ -129,7 +192,10 @@ test('export --dry-run prints what would change and writes nothing', async () =>
   const dry = await catalogCli('export', '--dry-run');
   assert.is(dry.code, 0, dry.stderr);
   assert.match(dry.stdout, /^episodes\.json: added episode /m);
-  assert.match(dry.stdout, /^translations\/locations_translations\.json: changed the es-ES translation of location .*: name, description$/m);
+  assert.match(
+    dry.stdout,
+    /^translations\/locations_translations\.json: changed the es-ES translation of location .*: name, description$/m,
+  );
   assert.match(dry.stdout, /dry run: \d+ file\(s\) in .* would change; nothing written/);
   assert.is(await dataFingerprint(), before);
   assert.is((await readOverlayFile(overlayFile)).writes.length, 6);
@@ -146,7 +212,11 @@ test('export round trip: folded into data/ in canonical form while the server ru
   sameAnswers(await answers(), served, 'the running server answers as before');
 
   // The running server goes on writing after the export, numbered after what was exported.
-  const later = await write('POST', '/api/v1/games', { name: 'After The Export', language: 'en-US', platforms: ['PC'] });
+  const later = await write('POST', '/api/v1/games', {
+    name: 'After The Export',
+    language: 'en-US',
+    platforms: ['PC'],
+  });
   assert.is(later.status, 201, JSON.stringify(later.body));
   touched.push(`/api/v1/games/${String(later.body.uuid)}`);
   const withLater = await answers();
@@ -164,8 +234,14 @@ test('export round trip: folded into data/ in canonical form while the server ru
 
 test('an export interrupted before it emptied the overlay: its writes are recognised in data/, not reported, and the next export empties them', async () => {
   const actor = actors[6]!;
-  assert.is((await write('PATCH', `/api/v1/actors/${String(actor.uuid)}`, { nationality: 'Exported Once' })).status, 200);
-  assert.is((await write('PATCH', `/api/v1/actors/${String(actor.uuid)}`, { nationality: 'Exported Twice' })).status, 200);
+  assert.is(
+    (await write('PATCH', `/api/v1/actors/${String(actor.uuid)}`, { nationality: 'Exported Once' })).status,
+    200,
+  );
+  assert.is(
+    (await write('PATCH', `/api/v1/actors/${String(actor.uuid)}`, { nationality: 'Exported Twice' })).status,
+    200,
+  );
   const served = await answers();
   const unfolded = await readFile(overlayFile, 'utf8');
   assert.is((await catalogCli('export')).code, 0);
@@ -194,9 +270,14 @@ test('a write that data/ changed since is left out at boot with a warning naming
   await writeFile(file, `${JSON.stringify(rows, null, 2)}\n`);
   server = startServer(ENV);
   url = await listeningUrl(server);
-  const report = new RegExp(`catalog write 10 \\(PATCH /api/v1/actors/${String(actor.uuid)} by curator at [^)]+\\) no longer applies and is left out: actor '${String(actor.uuid)}' in actors\\.json is not what it was when the write was made: data/ changed it since\nsee it with [^\n]+`).exec(server.output())?.[0];
+  const report = new RegExp(
+    `catalog write 10 \\(PATCH /api/v1/actors/${String(actor.uuid)} by curator at [^)]+\\) no longer applies and is left out: actor '${String(actor.uuid)}' in actors\\.json is not what it was when the write was made: data/ changed it since\nsee it with [^\n]+`,
+  ).exec(server.output())?.[0];
   assert.ok(report, server.output());
-  assert.is(((await (await fetch(`${url}/api/v1/actors/${String(actor.uuid)}`)).json()) as Json).nationality, 'Edited In data/');
+  assert.is(
+    ((await (await fetch(`${url}/api/v1/actors/${String(actor.uuid)}`)).json()) as Json).nationality,
+    'Edited In data/',
+  );
   const listed = await catalogCli('changes');
   assert.match(listed.stdout, /^#10 .*\n {4}left out, no longer applies: actor /m);
   const refused = await catalogCli('export');
@@ -214,7 +295,10 @@ test('an overlay file that is not an overlay refuses the boot, untouched, naming
   await writeFile(overlayFile, broken);
   const refused = await runToExit(ENV);
   assert.is.not(refused.code, 0);
-  assert.match(refused.output, new RegExp(`cannot open the catalog overlay: ${overlayFile}: not a catalog overlay \\(/writes/0`));
+  assert.match(
+    refused.output,
+    new RegExp(`cannot open the catalog overlay: ${overlayFile}: not a catalog overlay \\(/writes/0`),
+  );
   assert.is(await readFile(overlayFile, 'utf8'), broken);
   server = startServer({ ...ENV, CATALOG_WRITES: 'off' });
   url = await listeningUrl(server);

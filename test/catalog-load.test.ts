@@ -14,20 +14,32 @@ test('the embedded catalog loads with zero problems and the promised content', a
   const result = await loadCatalog(DATA, { defaultLanguage: 'en-US' });
   if (!result.ok) throw new Error(result.problems.map(formatProblem).join('\n'));
   const { catalog } = result;
-  assert.equal(catalog.counts(), { actors: 20, characters: 20, episodes: 24, seasons: 3, locations: 15, soundtracks: 24, games: 3 });
+  assert.equal(catalog.counts(), {
+    actors: 20,
+    characters: 20,
+    episodes: 24,
+    seasons: 3,
+    locations: 15,
+    soundtracks: 24,
+    games: 3,
+  });
   assert.ok(catalog.languages.includes('en-US') && catalog.languages.includes('pt-BR'));
   for (const name of ['episodes', 'seasons', 'locations', 'games', 'overview'] as const) {
     const store = catalog.store(name);
     for (let p = 0; p < store.size; p++) {
       const languages = store.languagesOf(p);
-      assert.ok(languages.includes('en-US') && languages.includes('pt-BR'), `${name} ${store.records[p]!.uuid}: ${languages}`);
+      assert.ok(
+        languages.includes('en-US') && languages.includes('pt-BR'),
+        `${name} ${store.records[p]!.uuid}: ${languages}`,
+      );
     }
   }
   const episodes = catalog.store('episodes');
   const first = episodes.records.filter((e) => !e.prev_episode);
   assert.is(first.length, 1, 'one episode starts the chain');
   let walked = 0;
-  for (let e = first[0]; e; e = episodes.records[episodes.position(String(e.next_episode).split('/').pop()!) ?? -1]) walked++;
+  for (let e = first[0]; e; e = episodes.records[episodes.position(String(e.next_episode).split('/').pop()!) ?? -1])
+    walked++;
   assert.is(walked, 24, 'next_episode links chain every episode');
 });
 
@@ -67,9 +79,17 @@ test('a trailing comma is reported at the comma, in every spelling, and named', 
     ['\ufeff[1,]', 1, 3, ']'],
   ];
   for (const [text, line, column, closer] of cases) {
-    assert.equal(parseJson(text), { error: { line, column, message: `trailing comma before '${closer}': JSON allows none, remove it` } }, JSON.stringify(text));
+    assert.equal(
+      parseJson(text),
+      { error: { line, column, message: `trailing comma before '${closer}': JSON allows none, remove it` } },
+      JSON.stringify(text),
+    );
   }
-  assert.equal(parseJson('[1,,2]'), { error: { line: 1, column: 4, message: 'expected a value' } }, 'a comma followed by a value is not trailing');
+  assert.equal(
+    parseJson('[1,,2]'),
+    { error: { line: 1, column: 4, message: 'expected a value' } },
+    'a comma followed by a value is not trailing',
+  );
 });
 
 test('problems from several files come sorted by file', async () => {

@@ -21,7 +21,11 @@ const locationPath = `/api/v1/locations/${location!.uuid}`;
 const read = async (path: string) => (await (await app.get(path)).json()) as Json;
 
 /** `answer` is a refusal with `status` whose message matches every pattern, and nothing was kept. */
-async function refused(answer: Promise<{ status: number; body: Json }>, status: number, ...patterns: RegExp[]): Promise<void> {
+async function refused(
+  answer: Promise<{ status: number; body: Json }>,
+  status: number,
+  ...patterns: RegExp[]
+): Promise<void> {
   const before = await kept();
   const { status: got, body } = await answer;
   assert.is(got, status, JSON.stringify(body));
@@ -29,26 +33,61 @@ async function refused(answer: Promise<{ status: number; body: Json }>, status: 
   assert.is(await kept(), before, 'nothing kept');
 }
 
-test("a translated field in a language the catalog does not list is a 400 naming it, kept nowhere", async () => {
-  await refused(call('PATCH', locationPath, { language: 'xx-YY', name: 'in xx-YY' }), 400, /'xx-YY' is not one of the catalog's languages/);
-  await refused(call('PATCH', locationPath, { language: '../../etc', name: 'x' }), 400, /\/language: must be a BCP 47 language tag/);
-  await refused(call('PATCH', locationPath, { language: 'fr-FR', latitude: 1 }), 400, /'fr-FR' is not one of the catalog's languages/);
-  await refused(call('POST', `${locationPath}/translations`, { language: 'de-DE', name: 'Deutsch' }), 400, /'de-DE' is not one of the catalog's languages/);
-  await refused(call('POST', '/api/v1/overview/translations', { language: 'fr-FR', title: 'Le signal' }), 400, /'fr-FR' is not one of the catalog's languages/);
+test('a translated field in a language the catalog does not list is a 400 naming it, kept nowhere', async () => {
+  await refused(
+    call('PATCH', locationPath, { language: 'xx-YY', name: 'in xx-YY' }),
+    400,
+    /'xx-YY' is not one of the catalog's languages/,
+  );
+  await refused(
+    call('PATCH', locationPath, { language: '../../etc', name: 'x' }),
+    400,
+    /\/language: must be a BCP 47 language tag/,
+  );
+  await refused(
+    call('PATCH', locationPath, { language: 'fr-FR', latitude: 1 }),
+    400,
+    /'fr-FR' is not one of the catalog's languages/,
+  );
+  await refused(
+    call('POST', `${locationPath}/translations`, { language: 'de-DE', name: 'Deutsch' }),
+    400,
+    /'de-DE' is not one of the catalog's languages/,
+  );
+  await refused(
+    call('POST', '/api/v1/overview/translations', { language: 'fr-FR', title: 'Le signal' }),
+    400,
+    /'fr-FR' is not one of the catalog's languages/,
+  );
   assert.is((await app.get(`${locationPath}/translations`)).status, 200);
 });
 
 test('the overview keeps its default language and every language records are translated into; adding one is reversible', async () => {
-  await refused(call('PATCH', '/api/v1/overview', { languages: ['pt-BR', 'es-ES'] }), 400, /\/languages: DEFAULT_LANGUAGE 'en-US' is not one of the catalog's languages/);
-  await refused(call('PATCH', '/api/v1/overview', { languages: ['en-US'] }), 409, /rows of translations\/episodes_translations\.json .*'pt-BR' is not one of the catalog's languages/);
+  await refused(
+    call('PATCH', '/api/v1/overview', { languages: ['pt-BR', 'es-ES'] }),
+    400,
+    /\/languages: DEFAULT_LANGUAGE 'en-US' is not one of the catalog's languages/,
+  );
+  await refused(
+    call('PATCH', '/api/v1/overview', { languages: ['en-US'] }),
+    409,
+    /rows of translations\/episodes_translations\.json .*'pt-BR' is not one of the catalog's languages/,
+  );
   const added = await call('PATCH', '/api/v1/overview', { languages: ['en-US', 'pt-BR', 'es-ES', 'fr-FR'] });
   assert.is(added.status, 200, JSON.stringify(added.body));
   assert.equal(added.body.languages, ['en-US', 'pt-BR', 'es-ES', 'fr-FR']);
-  const french = await call('POST', '/api/v1/overview/translations', { language: 'fr-FR', title: 'Le Signal de la Marée Basse' });
+  const french = await call('POST', '/api/v1/overview/translations', {
+    language: 'fr-FR',
+    title: 'Le Signal de la Marée Basse',
+  });
   assert.is(french.status, 201, JSON.stringify(french.body));
   assert.is((await read('/api/v1/overview?language=fr-FR')).title, 'Le Signal de la Marée Basse');
   assert.is((await app.get('/api/v1/episodes?language=en-US')).status, 200);
-  await refused(call('PATCH', '/api/v1/overview', { languages: ['en-US', 'pt-BR', 'es-ES'] }), 409, /overview '[^']+'\/language: 'fr-FR' is not one of/);
+  await refused(
+    call('PATCH', '/api/v1/overview', { languages: ['en-US', 'pt-BR', 'es-ES'] }),
+    409,
+    /overview '[^']+'\/language: 'fr-FR' is not one of/,
+  );
   assert.is((await call('DELETE', '/api/v1/overview/translations/fr-FR')).status, 204);
   const back = await call('PATCH', '/api/v1/overview', { languages: ['en-US', 'pt-BR', 'es-ES'] });
   assert.is(back.status, 200, JSON.stringify(back.body));
@@ -58,20 +97,56 @@ test('the overview keeps its default language and every language records are tra
 });
 
 test("only a schema's own properties are taken: inherited names are a 400 naming them, in records, translations and socials", async () => {
-  const names = ['toString', 'constructor', 'hasOwnProperty', 'valueOf', 'isPrototypeOf', '__defineGetter__', 'propertyIsEnumerable', 'toLocaleString', '__proto__'];
+  const names = [
+    'toString',
+    'constructor',
+    'hasOwnProperty',
+    'valueOf',
+    'isPrototypeOf',
+    '__defineGetter__',
+    'propertyIsEnumerable',
+    'toLocaleString',
+    '__proto__',
+  ];
   const before = await read(locationPath);
   const translations = await dataFile('translations/locations_translations.json');
-  const untranslated = (await dataFile('locations.json')).find(({ uuid }) => !translations.some((row) => row.location_uuid === uuid && row.language === 'es-ES'))!.uuid as string;
+  const untranslated = (await dataFile('locations.json')).find(
+    ({ uuid }) => !translations.some((row) => row.location_uuid === uuid && row.language === 'es-ES'),
+  )!.uuid as string;
   const social = (actor!.socials as Json[])[0]!.social as string;
   for (const name of names) {
     const field = new RegExp(name === '__proto__' ? "a '__proto__'" : `unknown field '${name}'`);
     const body = `{${JSON.stringify(name)}: "x"}`;
     await refused(call('PATCH', locationPath, body), 400, field);
     await refused(call('PATCH', `${locationPath}/translations/en-US`, body), 400, field);
-    await refused(call('POST', `/api/v1/locations/${untranslated}/translations`, `{"language": "es-ES", "name": "x", ${JSON.stringify(name)}: "x"}`), 400, field);
+    await refused(
+      call(
+        'POST',
+        `/api/v1/locations/${untranslated}/translations`,
+        `{"language": "es-ES", "name": "x", ${JSON.stringify(name)}: "x"}`,
+      ),
+      400,
+      field,
+    );
     await refused(call('PATCH', `/api/v1/actors/${actor!.uuid}/socials/${social}`, body), 400, field);
-    await refused(call('POST', `/api/v1/actors/${actor!.uuid}/socials`, `{"social": "Pixelfed", "url": "https://example.org/@a", ${JSON.stringify(name)}: "x"}`), 400, field);
-    await refused(call('PATCH', `/api/v1/actors/${actor!.uuid}`, `{"socials": [{"social": "Pixelfed", "url": "https://example.org/@a", ${JSON.stringify(name)}: "x"}]}`), 400, field);
+    await refused(
+      call(
+        'POST',
+        `/api/v1/actors/${actor!.uuid}/socials`,
+        `{"social": "Pixelfed", "url": "https://example.org/@a", ${JSON.stringify(name)}: "x"}`,
+      ),
+      400,
+      field,
+    );
+    await refused(
+      call(
+        'PATCH',
+        `/api/v1/actors/${actor!.uuid}`,
+        `{"socials": [{"social": "Pixelfed", "url": "https://example.org/@a", ${JSON.stringify(name)}: "x"}]}`,
+      ),
+      400,
+      field,
+    );
   }
   assert.equal(await read(locationPath), before, 'updated_at did not move');
   await refused(call('PATCH', locationPath, { bogus: 1 }), 400, /unknown field 'bogus'/);

@@ -23,14 +23,23 @@ const test = suite('catalog writes: random sequences against the gate');
 test.after(async () => app.close());
 
 const uuids = async (file: string) => (await dataFile(file)).map((record) => record.uuid as string);
-const targets = { locations: await uuids('locations.json'), games: await uuids('games.json'), episodes: await uuids('episodes.json'), seasons: await uuids('seasons.json'), actors: await uuids('actors.json'), soundtracks: await uuids('soundtracks.json') };
+const targets = {
+  locations: await uuids('locations.json'),
+  games: await uuids('games.json'),
+  episodes: await uuids('episodes.json'),
+  seasons: await uuids('seasons.json'),
+  actors: await uuids('actors.json'),
+  soundtracks: await uuids('soundtracks.json'),
+};
 const seasonHrefs = targets.seasons.map((uuid) => `/api/v1/seasons/${uuid}`);
 /** Languages the catalog has, may get, and never will (malformed or unlisted). */
 const language = fc.constantFrom('en-US', 'pt-BR', 'es-ES', 'fr-FR', 'pt-br', 'xx-YY', '../etc');
 const uuidOf = (family: keyof typeof targets) => fc.constantFrom(...targets[family]);
 const text = fc.constantFrom('Quay', 'Cais', '', 'x'.repeat(300));
 const strayKey = fc.constantFrom('toString', 'constructor', 'valueOf', 'bogus', 'hasOwnProperty');
-const translated = fc.constantFrom('locations', 'games', 'episodes', 'seasons') as fc.Arbitrary<'locations' | 'games' | 'episodes' | 'seasons'>;
+const translated = fc.constantFrom('locations', 'games', 'episodes', 'seasons') as fc.Arbitrary<
+  'locations' | 'games' | 'episodes' | 'seasons'
+>;
 const titleOf = (family: string) => (family === 'locations' || family === 'games' ? 'name' : 'title');
 
 interface Write {
@@ -40,33 +49,90 @@ interface Write {
 }
 
 const write: fc.Arbitrary<Write> = fc.oneof(
-  fc.record({ family: translated, uuid: fc.nat(), language: fc.option(language), value: text }).map(({ family, uuid, language, value }) => ({
-    method: 'PATCH' as const,
-    path: `/api/v1/${family}/${targets[family][uuid % targets[family].length]}`,
-    body: { [titleOf(family)]: value, ...(language ? { language } : {}) },
-  })),
-  fc.record({ family: translated, uuid: fc.nat(), language }).map(({ family, uuid, language }) => ({ method: 'POST' as const, path: `/api/v1/${family}/${targets[family][uuid % targets[family].length]}/translations`, body: { language, [titleOf(family)]: 'Traduzido' } })),
-  fc.record({ family: translated, uuid: fc.nat(), language }).map(({ family, uuid, language }) => ({ method: 'DELETE' as const, path: `/api/v1/${family}/${targets[family][uuid % targets[family].length]}/translations/${encodeURIComponent(language)}` })),
-  fc.subarray(['en-US', 'pt-BR', 'es-ES', 'fr-FR']).map((languages) => ({ method: 'PATCH' as const, path: '/api/v1/overview', body: { languages } })),
-  language.map((language) => ({ method: 'POST' as const, path: '/api/v1/overview/translations', body: { language, title: 'Le Signal' } })),
-  language.map((language) => ({ method: 'DELETE' as const, path: `/api/v1/overview/translations/${encodeURIComponent(language)}` })),
-  fc.record({ name: text, language: fc.option(language) }).map(({ name, language }) => ({ method: 'POST' as const, path: '/api/v1/locations', body: { name, ...(language ? { language } : {}) } })),
-  fc.record({ season: fc.constantFrom(...seasonHrefs), duration: fc.integer({ min: -1, max: 3_000_000 }) }).map(({ season, duration }) => ({ method: 'POST' as const, path: '/api/v1/episodes', body: { title: 'Random', season, duration } })),
-  fc.record({ uuid: uuidOf('episodes'), duration: fc.integer({ min: 0, max: 3_000_000 }), season: fc.option(fc.constantFrom(...seasonHrefs)) }).map(({ uuid, duration, season }) => ({ method: 'PATCH' as const, path: `/api/v1/episodes/${uuid}`, body: { duration, ...(season ? { season } : {}) } })),
-  fc.record({ family: fc.constantFrom('locations', 'soundtracks', 'episodes', 'games') as fc.Arbitrary<'locations' | 'soundtracks' | 'episodes' | 'games'>, uuid: fc.nat() }).map(({ family, uuid }) => ({ method: 'DELETE' as const, path: `/api/v1/${family}/${targets[family][uuid % targets[family].length]}` })),
-  fc.record({ uuid: uuidOf('locations'), key: strayKey }).map(({ uuid, key }) => ({ method: 'PATCH' as const, path: `/api/v1/locations/${uuid}`, body: { [key]: 'x' } })),
-  fc.record({ uuid: uuidOf('actors'), key: fc.option(strayKey), social: fc.constantFrom('Pixelfed', 'Instagram') }).map(({ uuid, key, social }) => ({
+  fc
+    .record({ family: translated, uuid: fc.nat(), language: fc.option(language), value: text })
+    .map(({ family, uuid, language, value }) => ({
+      method: 'PATCH' as const,
+      path: `/api/v1/${family}/${targets[family][uuid % targets[family].length]}`,
+      body: { [titleOf(family)]: value, ...(language ? { language } : {}) },
+    })),
+  fc.record({ family: translated, uuid: fc.nat(), language }).map(({ family, uuid, language }) => ({
     method: 'POST' as const,
-    path: `/api/v1/actors/${uuid}/socials`,
-    body: { social, url: 'https://example.org/@a', ...(key ? { [key]: 'x' } : {}) },
+    path: `/api/v1/${family}/${targets[family][uuid % targets[family].length]}/translations`,
+    body: { language, [titleOf(family)]: 'Traduzido' },
   })),
-  fc.record({ uuid: uuidOf('actors'), key: fc.option(strayKey) }).map(({ uuid, key }) => ({ method: 'PATCH' as const, path: `/api/v1/actors/${uuid}/socials/Instagram`, body: key ? { [key]: 'x' } : { handle: '@changed' } })),
+  fc.record({ family: translated, uuid: fc.nat(), language }).map(({ family, uuid, language }) => ({
+    method: 'DELETE' as const,
+    path: `/api/v1/${family}/${targets[family][uuid % targets[family].length]}/translations/${encodeURIComponent(language)}`,
+  })),
+  fc
+    .subarray(['en-US', 'pt-BR', 'es-ES', 'fr-FR'])
+    .map((languages) => ({ method: 'PATCH' as const, path: '/api/v1/overview', body: { languages } })),
+  language.map((language) => ({
+    method: 'POST' as const,
+    path: '/api/v1/overview/translations',
+    body: { language, title: 'Le Signal' },
+  })),
+  language.map((language) => ({
+    method: 'DELETE' as const,
+    path: `/api/v1/overview/translations/${encodeURIComponent(language)}`,
+  })),
+  fc.record({ name: text, language: fc.option(language) }).map(({ name, language }) => ({
+    method: 'POST' as const,
+    path: '/api/v1/locations',
+    body: { name, ...(language ? { language } : {}) },
+  })),
+  fc
+    .record({ season: fc.constantFrom(...seasonHrefs), duration: fc.integer({ min: -1, max: 3_000_000 }) })
+    .map(({ season, duration }) => ({
+      method: 'POST' as const,
+      path: '/api/v1/episodes',
+      body: { title: 'Random', season, duration },
+    })),
+  fc
+    .record({
+      uuid: uuidOf('episodes'),
+      duration: fc.integer({ min: 0, max: 3_000_000 }),
+      season: fc.option(fc.constantFrom(...seasonHrefs)),
+    })
+    .map(({ uuid, duration, season }) => ({
+      method: 'PATCH' as const,
+      path: `/api/v1/episodes/${uuid}`,
+      body: { duration, ...(season ? { season } : {}) },
+    })),
+  fc
+    .record({
+      family: fc.constantFrom('locations', 'soundtracks', 'episodes', 'games') as fc.Arbitrary<
+        'locations' | 'soundtracks' | 'episodes' | 'games'
+      >,
+      uuid: fc.nat(),
+    })
+    .map(({ family, uuid }) => ({
+      method: 'DELETE' as const,
+      path: `/api/v1/${family}/${targets[family][uuid % targets[family].length]}`,
+    })),
+  fc
+    .record({ uuid: uuidOf('locations'), key: strayKey })
+    .map(({ uuid, key }) => ({ method: 'PATCH' as const, path: `/api/v1/locations/${uuid}`, body: { [key]: 'x' } })),
+  fc
+    .record({ uuid: uuidOf('actors'), key: fc.option(strayKey), social: fc.constantFrom('Pixelfed', 'Instagram') })
+    .map(({ uuid, key, social }) => ({
+      method: 'POST' as const,
+      path: `/api/v1/actors/${uuid}/socials`,
+      body: { social, url: 'https://example.org/@a', ...(key ? { [key]: 'x' } : {}) },
+    })),
+  fc.record({ uuid: uuidOf('actors'), key: fc.option(strayKey) }).map(({ uuid, key }) => ({
+    method: 'PATCH' as const,
+    path: `/api/v1/actors/${uuid}/socials/Instagram`,
+    body: key ? { [key]: 'x' } : { handle: '@changed' },
+  })),
 );
 
 /** The GET that serves what `done` answered: its Location or path, in the answer's language. */
 function servedPath(done: Write, answer: Answer): string {
   const path = answer.headers.get('location') ?? done.path;
-  const inLanguage = typeof answer.body.language === 'string' && !path.includes('/translations/') && !path.includes('/socials');
+  const inLanguage =
+    typeof answer.body.language === 'string' && !path.includes('/translations/') && !path.includes('/socials');
   return inLanguage ? `${path}?language=${answer.body.language}` : path;
 }
 

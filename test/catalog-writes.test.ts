@@ -23,10 +23,20 @@ const test = suite('catalog writes through the API');
 const catalogTag = () => readFile(join(dir, 'catalog-overlay.json'), 'utf8').catch(() => 'no overlay');
 test.after(async () => app.close());
 
-async function call(method: string, path: string, body?: unknown, headers: Record<string, string> = {}, token = maintainer): Promise<{ status: number; headers: Headers; body: Json }> {
+async function call(
+  method: string,
+  path: string,
+  body?: unknown,
+  headers: Record<string, string> = {},
+  token = maintainer,
+): Promise<{ status: number; headers: Headers; body: Json }> {
   const response = await fetch(app.url + path, {
     method,
-    headers: { ...(token ? { Authorization: `Bearer ${token}` } : {}), ...(body === undefined ? {} : { 'Content-Type': 'application/json' }), ...headers },
+    headers: {
+      ...(token ? { Authorization: `Bearer ${token}` } : {}),
+      ...(body === undefined ? {} : { 'Content-Type': 'application/json' }),
+      ...headers,
+    },
     ...(body === undefined ? {} : { body: typeof body === 'string' ? body : JSON.stringify(body) }),
   });
   const text = await response.text();
@@ -36,7 +46,14 @@ async function call(method: string, path: string, body?: unknown, headers: Recor
 const seasons = await dataFile('seasons.json');
 const soundtracks = await dataFile('soundtracks.json');
 const season = seasons[0]!;
-const newEpisode = (title: string) => ({ title, description: 'Written through the API', language: 'en-US', duration: 1_200_000, season: season.href, thumbnail: 'https://example.org/e.png' });
+const newEpisode = (title: string) => ({
+  title,
+  description: 'Written through the API',
+  language: 'en-US',
+  duration: 1_200_000,
+  season: season.href,
+  thumbnail: 'https://example.org/e.png',
+});
 
 test('no token is a 401, BASIC and DEV are 403, MAINTAINER and ADMIN create (201)', async () => {
   const anonymous = await call('POST', '/api/v1/locations', { name: 'Pier', language: 'en-US' }, {}, '');
@@ -54,17 +71,34 @@ test('no token is a 401, BASIC and DEV are 403, MAINTAINER and ADMIN create (201
 });
 
 test('the role matrix on every write route of the OpenAPI document: no token 401, BASIC and DEV 403', async () => {
-  const doc = (await (await app.get('/api/openapi.json')).json()) as { paths: Record<string, Record<string, { security?: unknown[] }>> };
+  const doc = (await (await app.get('/api/openapi.json')).json()) as {
+    paths: Record<string, Record<string, { security?: unknown[] }>>;
+  };
   const routes = Object.entries(doc.paths).flatMap(([path, item]) =>
     Object.entries(item)
-      .filter(([method, operation]) => ['post', 'patch', 'delete'].includes(method) && operation.security?.length && !path.startsWith('/api/v1/auth'))
-      .map(([method]) => ({ method: method.toUpperCase(), path: path.replace('{uuid}', '0b9d3c0e-1c1e-4a5b-9c1d-2e3f4a5b6c7d').replace('{language}', 'pt-BR').replace('{social}', 'Instagram') })),
+      .filter(
+        ([method, operation]) =>
+          ['post', 'patch', 'delete'].includes(method) &&
+          operation.security?.length &&
+          !path.startsWith('/api/v1/auth'),
+      )
+      .map(([method]) => ({
+        method: method.toUpperCase(),
+        path: path
+          .replace('{uuid}', '0b9d3c0e-1c1e-4a5b-9c1d-2e3f4a5b6c7d')
+          .replace('{language}', 'pt-BR')
+          .replace('{social}', 'Instagram'),
+      })),
   );
   assert.ok(routes.length >= 30, `${routes.length} write routes documented`);
   const version = await catalogTag();
   for (const { method, path } of routes) {
     assert.is((await call(method, path, {}, {}, '')).status, 401, `${method} ${path} without a token`);
-    for (const [role, token] of [['BASIC', basic], ['DEV', dev]] as const) assert.is((await call(method, path, {}, {}, token)).status, 403, `${method} ${path} as ${role}`);
+    for (const [role, token] of [
+      ['BASIC', basic],
+      ['DEV', dev],
+    ] as const)
+      assert.is((await call(method, path, {}, {}, token)).status, 403, `${method} ${path} as ${role}`);
   }
   assert.is(await catalogTag(), version, 'nothing changed');
 });
@@ -85,24 +119,37 @@ test('a created episode is answered as a GET answers it, joins its season and is
   assert.is(made.body.episode_num, (season.episodes as string[]).length + 1);
   assert.is(seasonNow.duration_total, (season.duration_total as number) + 1_200_000);
   const found = (await (await app.get('/api/v1/episodes?q=harbour+lights+return')).json()) as Json[];
-  assert.equal(found.map((e) => e.uuid), [made.body.uuid]);
+  assert.equal(
+    found.map((e) => e.uuid),
+    [made.body.uuid],
+  );
   const after = (await (await app.get('/api/v1/overview')).json()) as { data_count: Record<string, number> };
   assert.is(after.data_count.episodes, before.data_count.episodes! + 1);
-  const graphql = await app.get(`/api/graphql?query=${encodeURIComponent(`{ episode(uuid: "${made.body.uuid}") { title } }`)}`);
+  const graphql = await app.get(
+    `/api/graphql?query=${encodeURIComponent(`{ episode(uuid: "${made.body.uuid}") { title } }`)}`,
+  );
   assert.equal(await graphql.json(), { data: { episode: { title: 'Harbour Lights Return' } } });
 });
 
 test("a POST naming the server's fields is a 400 naming them; every other problem is named at once", async () => {
-  const served = await call('POST', '/api/v1/locations', { name: 'X', uuid: '7c2b3a52-9a39-4c1e-9d25-2f7f0c4b1e11', created_at: '2020-01-01T00:00:00.000' });
+  const served = await call('POST', '/api/v1/locations', {
+    name: 'X',
+    uuid: '7c2b3a52-9a39-4c1e-9d25-2f7f0c4b1e11',
+    created_at: '2020-01-01T00:00:00.000',
+  });
   assert.is(served.status, 400);
   assert.match(String(served.body.message), /\/uuid, \/created_at: set by the server/);
   const wrong = await call('POST', '/api/v1/episodes', { title: 7, duration: -5, colour: 'red', season: season.href });
   assert.is(wrong.status, 400);
-  for (const part of [/\/title: must be string/, /\/duration: must be >= 0/, /unknown field 'colour'/]) assert.match(String(wrong.body.message), part);
+  for (const part of [/\/title: must be string/, /\/duration: must be >= 0/, /unknown field 'colour'/])
+    assert.match(String(wrong.body.message), part);
 });
 
 test('a link to a record that does not exist is a 409; deleting a record others link to is a 409 naming them', async () => {
-  const dangling = await call('POST', '/api/v1/episodes', { ...newEpisode('Nowhere'), season: '/api/v1/seasons/0b9d3c0e-1c1e-4a5b-9c1d-2e3f4a5b6c7d' });
+  const dangling = await call('POST', '/api/v1/episodes', {
+    ...newEpisode('Nowhere'),
+    season: '/api/v1/seasons/0b9d3c0e-1c1e-4a5b-9c1d-2e3f4a5b6c7d',
+  });
   assert.is(dangling.status, 409);
   assert.match(String(dangling.body.message), /points to no existing seasons record/);
   const used = soundtracks[0]!;
@@ -112,7 +159,7 @@ test('a link to a record that does not exist is a 409; deleting a record others 
   assert.is((await app.get(`/api/v1/soundtracks/${used.uuid}`)).status, 200);
 });
 
-test('a write that would break a two-sided link or a season\'s numbering is a 409 naming the records', async () => {
+test("a write that would break a two-sided link or a season's numbering is a 409 naming the records", async () => {
   const [actor] = await dataFile('actors.json');
   const taken = await call('POST', '/api/v1/characters', { first_name: 'Second', actor: actor!.href });
   assert.is(taken.status, 409, JSON.stringify(taken.body));
@@ -138,7 +185,7 @@ test('deleting an episode takes it out of its season, mends the chain and renumb
 });
 
 test("HawAPI's Go SDK patch (the whole record read back, merged) is a 200; changing a server field is a 400", async () => {
-  const uuid = ((await dataFile('episodes.json'))[5]!).uuid as string;
+  const uuid = (await dataFile('episodes.json'))[5]!.uuid as string;
   const current = (await (await app.get(`/api/v1/episodes/${uuid}`)).json()) as Json;
   const patched = await call('PATCH', `/api/v1/episodes/${uuid}`, { ...current, title: 'Renamed by the SDK' });
   assert.is(patched.status, 200, JSON.stringify(patched.body));
@@ -155,8 +202,13 @@ test("HawAPI's Go SDK patch (the whole record read back, merged) is a 200; chang
 });
 
 test('a merge patch removes with null, replaces lists whole, and writes a new translation in its language', async () => {
-  const uuid = ((await dataFile('episodes.json'))[6]!).uuid as string;
-  const patched = await call('PATCH', `/api/v1/episodes/${uuid}`, { images: null, sources: ['https://example.org/a'] }, { 'Content-Type': 'application/merge-patch+json' });
+  const uuid = (await dataFile('episodes.json'))[6]!.uuid as string;
+  const patched = await call(
+    'PATCH',
+    `/api/v1/episodes/${uuid}`,
+    { images: null, sources: ['https://example.org/a'] },
+    { 'Content-Type': 'application/merge-patch+json' },
+  );
   assert.is(patched.status, 200, JSON.stringify(patched.body));
   assert.not.ok('images' in patched.body);
   assert.equal(patched.body.sources, ['https://example.org/a']);
@@ -165,23 +217,35 @@ test('a merge patch removes with null, replaces lists whole, and writes a new tr
   const translated = await call('PATCH', `/api/v1/episodes/${uuid}`, { language: 'pt-BR', title: 'Título novo' });
   assert.is(translated.status, 200);
   assert.is(translated.body.language, 'pt-BR');
-  assert.is(((await (await app.get(`/api/v1/episodes/${uuid}/translations/pt-BR`)).json()) as Json).title, 'Título novo');
+  assert.is(
+    ((await (await app.get(`/api/v1/episodes/${uuid}/translations/pt-BR`)).json()) as Json).title,
+    'Título novo',
+  );
 });
 
 test('If-Match: two PATCHes of one record with the same tag give exactly one 200 and one 412', async () => {
-  const uuid = ((await dataFile('actors.json'))[2]!).uuid as string;
+  const uuid = (await dataFile('actors.json'))[2]!.uuid as string;
   const etag = (await app.get(`/api/v1/actors/${uuid}`)).headers.get('etag')!;
-  const answers = await Promise.all(['Chilean', 'Peruvian'].map((nationality) => call('PATCH', `/api/v1/actors/${uuid}`, { nationality }, { 'If-Match': etag })));
+  const answers = await Promise.all(
+    ['Chilean', 'Peruvian'].map((nationality) =>
+      call('PATCH', `/api/v1/actors/${uuid}`, { nationality }, { 'If-Match': etag }),
+    ),
+  );
   assert.equal(answers.map((a) => a.status).sort(), [200, 412]);
   assert.match(String(answers.find((a) => a.status === 412)!.body.message), /If-Match/);
   // A write to another record leaves this record's tag as it is.
   const fresh = (await app.get(`/api/v1/actors/${uuid}`)).headers.get('etag')!;
-  await call('PATCH', `/api/v1/locations/${((await dataFile('locations.json'))[0]!).uuid}`, { thumbnail: 'https://example.org/l.png' });
-  assert.is((await call('PATCH', `/api/v1/actors/${uuid}`, { nationality: 'Uruguayan' }, { 'If-Match': fresh })).status, 200);
+  await call('PATCH', `/api/v1/locations/${(await dataFile('locations.json'))[0]!.uuid}`, {
+    thumbnail: 'https://example.org/l.png',
+  });
+  assert.is(
+    (await call('PATCH', `/api/v1/actors/${uuid}`, { nationality: 'Uruguayan' }, { 'If-Match': fresh })).status,
+    200,
+  );
 });
 
 test('translations and socials: create, change, delete, each refused where HawAPI refuses', async () => {
-  const location = ((await dataFile('locations.json'))[1]!).uuid as string;
+  const location = (await dataFile('locations.json'))[1]!.uuid as string;
   const exists = await call('POST', `/api/v1/locations/${location}/translations`, { language: 'pt-BR', name: 'Outro' });
   assert.is(exists.status, 409);
   const removed = await call('DELETE', `/api/v1/locations/${location}/translations/pt-BR`);
@@ -189,21 +253,39 @@ test('translations and socials: create, change, delete, each refused where HawAP
   const added = await call('POST', `/api/v1/locations/${location}/translations`, { language: 'pt-BR', name: 'Cais' });
   assert.is(added.status, 201, JSON.stringify(added.body));
   assert.is(added.headers.get('location'), `/api/v1/locations/${location}/translations/pt-BR`);
-  assert.is((await call('PATCH', `/api/v1/locations/${location}/translations/pt-br`, { name: 'Cais Velho' })).body.name, 'Cais Velho');
+  assert.is(
+    (await call('PATCH', `/api/v1/locations/${location}/translations/pt-br`, { name: 'Cais Velho' })).body.name,
+    'Cais Velho',
+  );
   assert.is((await call('DELETE', `/api/v1/locations/${location}/translations/en-US`)).status, 409);
-  const actor = ((await dataFile('actors.json'))[0]!).uuid as string;
-  const social = await call('POST', `/api/v1/actors/${actor}/socials`, { social: 'Pixelfed', handle: '@livia', url: 'https://example.social/@livia' });
+  const actor = (await dataFile('actors.json'))[0]!.uuid as string;
+  const social = await call('POST', `/api/v1/actors/${actor}/socials`, {
+    social: 'Pixelfed',
+    handle: '@livia',
+    url: 'https://example.social/@livia',
+  });
   assert.is(social.status, 201, JSON.stringify(social.body));
-  assert.is((await call('POST', `/api/v1/actors/${actor}/socials`, { social: 'pixelfed', url: 'https://example.social/@x' })).status, 409);
-  assert.is((await call('PATCH', `/api/v1/actors/${actor}/socials/pixelfed`, { handle: '@livia.c' })).body.handle, '@livia.c');
+  assert.is(
+    (await call('POST', `/api/v1/actors/${actor}/socials`, { social: 'pixelfed', url: 'https://example.social/@x' }))
+      .status,
+    409,
+  );
+  assert.is(
+    (await call('PATCH', `/api/v1/actors/${actor}/socials/pixelfed`, { handle: '@livia.c' })).body.handle,
+    '@livia.c',
+  );
   assert.is((await call('DELETE', `/api/v1/actors/${actor}/socials/Pixelfed`)).status, 204);
   assert.is((await app.get(`/api/v1/actors/${actor}/socials/pixelfed`)).status, 404);
 });
 
 test('hostile bodies are 4xx and change nothing', async () => {
   const version = await catalogTag();
-  const uuid = ((await dataFile('games.json'))[0]!).uuid as string;
-  const polluted = await call('PATCH', `/api/v1/games/${uuid}`, '{"__proto__": {"admin": true}, "constructor": {"prototype": {"x": 1}}}');
+  const uuid = (await dataFile('games.json'))[0]!.uuid as string;
+  const polluted = await call(
+    'PATCH',
+    `/api/v1/games/${uuid}`,
+    '{"__proto__": {"admin": true}, "constructor": {"prototype": {"x": 1}}}',
+  );
   assert.is(polluted.status, 400);
   assert.match(String(polluted.body.message), /'__proto__'/);
   assert.is(({} as Json).admin, undefined);
@@ -221,7 +303,9 @@ test('hostile bodies are 4xx and change nothing', async () => {
 test('every acknowledged write is in the overlay beside the accounts, and a restart serves it', async () => {
   const made = await call('POST', '/api/v1/soundtracks', { name: 'Kept Across Restarts' });
   assert.is(made.status, 201);
-  const overlay = await readOverlayFile<{ request: string; account: { username: string } }>(join(dirname(app.file), 'catalog-overlay.json'));
+  const overlay = await readOverlayFile<{ request: string; account: { username: string } }>(
+    join(dirname(app.file), 'catalog-overlay.json'),
+  );
   assert.equal(overlay.writes.at(-1)!.request, 'POST /api/v1/soundtracks');
   assert.is(overlay.writes.at(-1)!.account.username, 'user_maint');
   const again: TestServer = await startApp({}, dir);
@@ -237,7 +321,11 @@ test('every acknowledged write is in the overlay beside the accounts, and a rest
 test('CATALOG_WRITES=off answers the write routes 405 with Allow', async () => {
   const off = await startApp({ CATALOG_WRITES: 'off' });
   try {
-    const response = await fetch(`${off.url}/api/v1/actors`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{}' });
+    const response = await fetch(`${off.url}/api/v1/actors`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: '{}',
+    });
     assert.is(response.status, 405);
     assert.is(response.headers.get('allow'), 'HEAD, GET');
   } finally {

@@ -18,12 +18,20 @@ const addresses = (port: number) =>
     .map((address) => `http://${address!.address}:${port}`);
 
 /** The last line of the banner: once printed, the banner is whole. */
-const BANNER_END = /rate limits per address, for a class behind one: 1800 requests without a token, 120 to \/api\/v1\/auth\/\*, per 60 s\n/;
+const BANNER_END =
+  /rate limits per address, for a class behind one: 1800 requests without a token, 120 to \/api\/v1\/auth\/\*, per 60 s\n/;
 
 test('npm run classroom prints the addresses, a QR code of the first and that nothing needs the internet, serves the simulation, and stops on SIGTERM', async () => {
   ensureBuilt();
   const port = await freePort();
-  const env: Record<string, string | undefined> = { ...process.env, ...TEST_ENV, RATE_LIMIT: 'on', LOG_LEVEL: 'info', PORT: String(port), ACCOUNTS_FILE: join(await tempDir(), 'accounts.json') };
+  const env: Record<string, string | undefined> = {
+    ...process.env,
+    ...TEST_ENV,
+    RATE_LIMIT: 'on',
+    LOG_LEVEL: 'info',
+    PORT: String(port),
+    ACCOUNTS_FILE: join(await tempDir(), 'accounts.json'),
+  };
   delete env.HOST;
   const child = spawn('npm', ['run', '--silent', 'classroom'], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
@@ -31,7 +39,7 @@ test('npm run classroom prints the addresses, a QR code of the first and that no
   child.stderr.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
   const exited = once(child, 'exit');
   try {
-    for (const deadline = Date.now() + 60_000; !BANNER_END.test(output); ) {
+    for (const deadline = Date.now() + 60_000; !BANNER_END.test(output);) {
       if (child.exitCode !== null || Date.now() > deadline) throw new Error(`no classroom banner:\n${output}`);
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
@@ -44,7 +52,10 @@ test('npm run classroom prints the addresses, a QR code of the first and that no
       for (const url of expected) assert.match(output, `\n  ${url}\n`);
       assert.match(output, `${expected[0]} as a QR code:\n${qrText(expected[0]!)}\n`);
       const lines = qrText(expected[0]!).split('\n');
-      assert.ok(lines.every((line) => line.length === lines[0]!.length && /^[█▀▄ ]+$/.test(line)), 'a block of QR modules');
+      assert.ok(
+        lines.every((line) => line.length === lines[0]!.length && /^[█▀▄ ]+$/.test(line)),
+        'a block of QR modules',
+      );
     }
     // Classroom mode: the simulation is on, and the class-sized budget.
     const failed = await fetch(`http://127.0.0.1:${port}/api/v1/seasons?_fail=503`);
@@ -64,7 +75,10 @@ test('npm run classroom prints the addresses, a QR code of the first and that no
 });
 
 test('npm run classroom with an argument it does not know says how to use it', async () => {
-  const child = spawn('npm', ['run', '--silent', 'classroom', '--', 'nonsense'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn('npm', ['run', '--silent', 'classroom', '--', 'nonsense'], {
+    cwd: ROOT,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let errors = '';
   child.stderr.setEncoding('utf8').on('data', (chunk: string) => (errors += chunk));
   const [code] = (await once(child, 'exit')) as [number | null];

@@ -25,7 +25,8 @@ function serviceSettings(unit: string): { settings: Map<string, string>; environ
     if (!match) continue;
     const [, key = '', value = ''] = match;
     if (key === 'Environment') {
-      for (const pair of value.split(/\s+/).filter(Boolean)) environment[pair.slice(0, pair.indexOf('='))] = pair.slice(pair.indexOf('=') + 1);
+      for (const pair of value.split(/\s+/).filter(Boolean))
+        environment[pair.slice(0, pair.indexOf('='))] = pair.slice(pair.indexOf('=') + 1);
     } else settings.set(key, value);
   }
   return { settings, environment };
@@ -52,22 +53,35 @@ test('every documented way to start the server passes the node flags the bench s
   const commands: [string, string][] = [
     ['npm start', pkg.scripts.start!],
     ['the Dockerfile', cmd ? (JSON.parse(cmd) as string[]).join(' ') : ''],
-    ['the systemd unit', serviceSettings(await read('docs/deploy/series-catalog.service')).settings.get('ExecStart') ?? ''],
+    [
+      'the systemd unit',
+      serviceSettings(await read('docs/deploy/series-catalog.service')).settings.get('ExecStart') ?? '',
+    ],
     ...shellCommands(await read('README.md')).map((line): [string, string] => ['README.md', line]),
     ...shellCommands(await read('docs/deploy.md')).map((line): [string, string] => ['docs/deploy.md', line]),
   ];
   assert.ok(commands.length >= 5, 'the README and deploy.md each start it at least once');
   for (const [where, command] of commands) {
     assert.match(command, /dist\/main\.js/, `${where} starts the compiled server`);
-    for (const flag of NODE_FLAGS) assert.ok(command.split(/\s+/).includes(flag), `${where} passes ${flag}: ${command}`);
+    for (const flag of NODE_FLAGS)
+      assert.ok(command.split(/\s+/).includes(flag), `${where} passes ${flag}: ${command}`);
   }
 });
 
 test('the systemd unit starts the compiled server as written, behind the nginx example, and gives it longer to stop than the grace period', async () => {
-  const { settings, environment } = serviceSettings(await readFile(join(ROOT, 'docs/deploy/series-catalog.service'), 'utf8'));
-  assert.ok(Number(settings.get('TimeoutStopSec')) > GRACE_SECONDS, `TimeoutStopSec=${settings.get('TimeoutStopSec')} exceeds SHUTDOWN_GRACE_SECONDS (${GRACE_SECONDS})`);
+  const { settings, environment } = serviceSettings(
+    await readFile(join(ROOT, 'docs/deploy/series-catalog.service'), 'utf8'),
+  );
+  assert.ok(
+    Number(settings.get('TimeoutStopSec')) > GRACE_SECONDS,
+    `TimeoutStopSec=${settings.get('TimeoutStopSec')} exceeds SHUTDOWN_GRACE_SECONDS (${GRACE_SECONDS})`,
+  );
   const nginx = await readFile(join(ROOT, 'docs/deploy/nginx.conf'), 'utf8');
-  assert.match(nginx, new RegExp(`proxy_pass http://${environment.HOST}:${environment.PORT};`), 'nginx forwards to the address the unit binds');
+  assert.match(
+    nginx,
+    new RegExp(`proxy_pass http://${environment.HOST}:${environment.PORT};`),
+    'nginx forwards to the address the unit binds',
+  );
   assert.match(nginx, /X-Forwarded-For \$proxy_add_x_forwarded_for/);
   assert.is(environment.TRUST_PROXY, '1', 'one proxy in front');
 
@@ -76,13 +90,19 @@ test('the systemd unit starts the compiled server as written, behind the nginx e
   await run(process.execPath, ['scripts/build.mjs', '--if-stale'], { cwd: ROOT });
   const port = String(await freePort());
   // systemd's environment: the unit's variables and little else. The port is a free one, the accounts a temporary file.
-  const env = { PATH: process.env.PATH!, ...environment, PORT: port, ACCOUNTS_FILE: join(await tempDir(), 'accounts.json') };
+  const env = {
+    PATH: process.env.PATH!,
+    ...environment,
+    PORT: port,
+    ACCOUNTS_FILE: join(await tempDir(), 'accounts.json'),
+  };
   const server = spawn(process.execPath, args, { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   server.stdout!.on('data', (chunk) => (output += chunk));
   server.stderr!.on('data', (chunk) => (output += chunk));
   try {
-    for (let i = 0; i < 300 && !/listening on/.test(output) && server.exitCode === null; i++) await new Promise((r) => setTimeout(r, 50));
+    for (let i = 0; i < 300 && !/listening on/.test(output) && server.exitCode === null; i++)
+      await new Promise((r) => setTimeout(r, 50));
     assert.match(output, new RegExp(`listening on http://${environment.HOST}:${port}`), output);
     assert.is(await (await fetch(`http://${environment.HOST}:${port}/api/ping`)).text(), 'Pong');
     server.kill((settings.get('KillSignal') ?? 'SIGTERM') as NodeJS.Signals);
@@ -94,12 +114,20 @@ test('the systemd unit starts the compiled server as written, behind the nginx e
 });
 
 test('compose gives every service built from the Dockerfile longer to stop than the grace period', async () => {
-  const compose = parse(await readFile(join(ROOT, 'compose.yaml'), 'utf8')) as { services: Record<string, { build?: unknown; stop_grace_period?: string }> };
+  const compose = parse(await readFile(join(ROOT, 'compose.yaml'), 'utf8')) as {
+    services: Record<string, { build?: unknown; stop_grace_period?: string }>;
+  };
   const built = Object.entries(compose.services).filter(([, service]) => service.build === '.');
   assert.ok(built.length > 0, 'compose builds this repository');
   for (const [name, service] of built) {
-    assert.ok(service.stop_grace_period, `${name} sets stop_grace_period (docker's default of 10 s is not above the grace)`);
-    assert.ok(durationSeconds(service.stop_grace_period!) > GRACE_SECONDS, `${name}: stop_grace_period ${service.stop_grace_period} exceeds ${GRACE_SECONDS} s`);
+    assert.ok(
+      service.stop_grace_period,
+      `${name} sets stop_grace_period (docker's default of 10 s is not above the grace)`,
+    );
+    assert.ok(
+      durationSeconds(service.stop_grace_period!) > GRACE_SECONDS,
+      `${name}: stop_grace_period ${service.stop_grace_period} exceeds ${GRACE_SECONDS} s`,
+    );
   }
 });
 

@@ -45,12 +45,18 @@ test('npm run dev says it watches the data directory', async () => {
 test('an edit to a family file is served without a restart, with a new ETag', async () => {
   const before = await served(actorPath);
   assert.is(before.body.last_name, actor.last_name);
-  await writeJson('actors.json', actors.map((a, i) => (i === 0 ? { ...a, last_name: 'Edited-in-dev' } : a)));
+  await writeJson(
+    'actors.json',
+    actors.map((a, i) => (i === 0 ? { ...a, last_name: 'Edited-in-dev' } : a)),
+  );
   await until('the edited actor', async () => (await served(actorPath)).body.last_name === 'Edited-in-dev');
   const after = await served(actorPath);
   assert.is.not(after.etag, before.etag);
   const page = await served('/api/v1/actors?last_name=Edited-in-dev');
-  assert.equal((page.body as unknown as Row[]).map((a) => a.uuid), [actor.uuid]);
+  assert.equal(
+    (page.body as unknown as Row[]).map((a) => a.uuid),
+    [actor.uuid],
+  );
   assert.match(dev.output(), /reloaded catalog: 110 records/);
 });
 
@@ -58,48 +64,92 @@ test('an edit in the translations folder is served too', async () => {
   const file = 'translations/episodes_translations.json';
   const rows = JSON.parse(await readFile(join(data, file), 'utf8')) as Row[];
   const row = rows.find((r) => r.language === 'pt-BR')!;
-  await writeJson(file, rows.map((r) => (r === row ? { ...r, title: 'Título editado' } : r)));
-  await until('the edited translation', async () => (await served(`/api/v1/episodes/${row.episode_uuid}?language=pt-BR`)).body.title === 'Título editado');
+  await writeJson(
+    file,
+    rows.map((r) => (r === row ? { ...r, title: 'Título editado' } : r)),
+  );
+  await until(
+    'the edited translation',
+    async () => (await served(`/api/v1/episodes/${row.episode_uuid}?language=pt-BR`)).body.title === 'Título editado',
+  );
 });
 
 test('a write made through the API is applied again over each edit of data/', async () => {
-  const made = await runScript('scripts/accounts.ts', ['create', '--username', 'curator', '--email', 'curator@example.org', '--role', 'MAINTAINER'], { ACCOUNTS_FILE: accountsFile, ACCOUNT_PASSWORD: 'the curator password' });
+  const made = await runScript(
+    'scripts/accounts.ts',
+    ['create', '--username', 'curator', '--email', 'curator@example.org', '--role', 'MAINTAINER'],
+    { ACCOUNTS_FILE: accountsFile, ACCOUNT_PASSWORD: 'the curator password' },
+  );
   assert.is(made.code, 0, made.stderr);
-  const signIn = await fetch(`${url}/api/v1/auth/authenticate`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ username: 'curator', password: 'the curator password' }) });
+  const signIn = await fetch(`${url}/api/v1/auth/authenticate`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ username: 'curator', password: 'the curator password' }),
+  });
   const { token } = (await signIn.json()) as { token: string };
-  const created = await fetch(`${url}/api/v1/locations`, { method: 'POST', headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' }, body: JSON.stringify({ name: 'Made Under Dev' }) });
+  const created = await fetch(`${url}/api/v1/locations`, {
+    method: 'POST',
+    headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
+    body: JSON.stringify({ name: 'Made Under Dev' }),
+  });
   assert.is(created.status, 201);
   const location = created.headers.get('location')!;
-  const edited = actors.map((a, i) => (i === 1 ? { ...a, last_name: 'Edited-after-a-write' } : i === 0 ? { ...a, last_name: 'Edited-in-dev' } : a));
+  const edited = actors.map((a, i) =>
+    i === 1 ? { ...a, last_name: 'Edited-after-a-write' } : i === 0 ? { ...a, last_name: 'Edited-in-dev' } : a,
+  );
   await writeJson('actors.json', edited);
-  await until('the second edit', async () => (await served(`/api/v1/actors/${String(actors[1]!.uuid)}`)).body.last_name === 'Edited-after-a-write');
+  await until(
+    'the second edit',
+    async () => (await served(`/api/v1/actors/${String(actors[1]!.uuid)}`)).body.last_name === 'Edited-after-a-write',
+  );
   assert.is((await served(location)).body.name, 'Made Under Dev');
   // Back to the data the next tests start from.
-  await writeJson('actors.json', actors.map((a, i) => (i === 0 ? { ...a, last_name: 'Edited-in-dev' } : a)));
-  await until('the data as before', async () => (await served(`/api/v1/actors/${String(actors[1]!.uuid)}`)).body.last_name === actors[1]!.last_name);
+  await writeJson(
+    'actors.json',
+    actors.map((a, i) => (i === 0 ? { ...a, last_name: 'Edited-in-dev' } : a)),
+  );
+  await until(
+    'the data as before',
+    async () => (await served(`/api/v1/actors/${String(actors[1]!.uuid)}`)).body.last_name === actors[1]!.last_name,
+  );
   assert.is((await served(location)).body.name, 'Made Under Dev');
 });
 
 test('an invalid edit prints its problems and the last good catalog keeps serving', async () => {
   const good = await served(actorPath);
   const printed = dev.output().length;
-  await writeJson('actors.json', actors.map((a, i) => (i === 0 ? { ...a, last_name: 'Never served', gender: 5 } : a)));
-  await until('the problems to be printed', () => dev.output().slice(printed).includes('still serving the last good catalog'));
+  await writeJson(
+    'actors.json',
+    actors.map((a, i) => (i === 0 ? { ...a, last_name: 'Never served', gender: 5 } : a)),
+  );
+  await until('the problems to be printed', () =>
+    dev.output().slice(printed).includes('still serving the last good catalog'),
+  );
   const report = dev.output().slice(printed);
-  assert.match(report, new RegExp(`actors\\.json:\\d+:\\d+: record 0 \\(uuid ${actor.uuid}\\) /gender: must be one of 0, 1, 2, 9, got 5`));
+  assert.match(
+    report,
+    new RegExp(`actors\\.json:\\d+:\\d+: record 0 \\(uuid ${actor.uuid}\\) /gender: must be one of 0, 1, 2, 9, got 5`),
+  );
   const now = await served(actorPath);
   assert.is(now.body.last_name, 'Edited-in-dev');
   assert.is(now.etag, good.etag);
 
   await writeFile(join(data, 'actors.json'), '[{"uuid": ');
-  await until('the syntax error to be printed', () => /actors\.json:1:\d+: invalid JSON/.test(dev.output().slice(printed)));
+  await until('the syntax error to be printed', () =>
+    /actors\.json:1:\d+: invalid JSON/.test(dev.output().slice(printed)),
+  );
   assert.is((await served(actorPath)).body.last_name, 'Edited-in-dev');
 });
 
 test('reverting to the last good state says, in one line, that the data is good again', async () => {
   const printed = dev.output().length;
-  await writeJson('actors.json', actors.map((a, i) => (i === 0 ? { ...a, last_name: 'Edited-in-dev' } : a)));
-  await until('the good-again line', () => dev.output().slice(printed).includes('the data is good again: it is what was served before'));
+  await writeJson(
+    'actors.json',
+    actors.map((a, i) => (i === 0 ? { ...a, last_name: 'Edited-in-dev' } : a)),
+  );
+  await until('the good-again line', () =>
+    dev.output().slice(printed).includes('the data is good again: it is what was served before'),
+  );
   assert.is((await served(actorPath)).body.last_name, 'Edited-in-dev');
 });
 
@@ -108,16 +158,27 @@ test('fixing the file serves it again, also when an editor saves by renaming a n
   await rename(join(data, 'actors.json.new'), join(data, 'actors.json'));
   await until('the original actor', async () => (await served(actorPath)).body.last_name === actor.last_name);
   // The file was replaced: edits to the new one are seen too.
-  await writeJson('actors.json', actors.map((a, i) => (i === 0 ? { ...a, last_name: 'After-the-rename' } : a)));
+  await writeJson(
+    'actors.json',
+    actors.map((a, i) => (i === 0 ? { ...a, last_name: 'After-the-rename' } : a)),
+  );
   await until('the edit after the rename', async () => (await served(actorPath)).body.last_name === 'After-the-rename');
 });
 
 test('an export under npm run dev is not reported by the reload it causes; a write data/ changed since is reported alike on reload, at boot and by export', async () => {
   const env = { DATA_DIR: data, ACCOUNTS_FILE: accountsFile, RATE_LIMIT: 'off' };
-  const signIn = await fetch(`${url}/api/v1/auth/authenticate`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ username: 'curator', password: 'the curator password' }) });
+  const signIn = await fetch(`${url}/api/v1/auth/authenticate`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ username: 'curator', password: 'the curator password' }),
+  });
   const { token } = (await signIn.json()) as { token: string };
   const patch = (uuid: unknown, nationality: string) =>
-    fetch(`${url}/api/v1/actors/${String(uuid)}`, { method: 'PATCH', headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' }, body: JSON.stringify({ nationality }) });
+    fetch(`${url}/api/v1/actors/${String(uuid)}`, {
+      method: 'PATCH',
+      headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ nationality }),
+    });
   assert.is((await patch(actors[3]!.uuid, 'Exported Under Dev')).status, 200);
   let printed = dev.output().length;
   const exported = await runScript('scripts/catalog.ts', ['export'], env);
@@ -129,9 +190,15 @@ test('an export under npm run dev is not reported by the reload it causes; a wri
   assert.is((await patch(actors[4]!.uuid, 'Overlaid Under Dev')).status, 200);
   printed = dev.output().length;
   const rows = JSON.parse(await readFile(join(data, 'actors.json'), 'utf8')) as Row[];
-  await writeJson('actors.json', rows.map((a, i) => (i === 4 ? { ...a, nationality: 'Edited In data/' } : a)));
+  await writeJson(
+    'actors.json',
+    rows.map((a, i) => (i === 4 ? { ...a, nationality: 'Edited In data/' } : a)),
+  );
   await until('the stale write to be reported', () => /\nsee it with /.test(dev.output().slice(printed)));
-  const report = /catalog write \d+ \(PATCH [^\n]+ no longer applies and is left out: actor '[^']+' in actors\.json is not what it was[^\n]*\nsee it with [^\n]*/.exec(dev.output().slice(printed))?.[0];
+  const report =
+    /catalog write \d+ \(PATCH [^\n]+ no longer applies and is left out: actor '[^']+' in actors\.json is not what it was[^\n]*\nsee it with [^\n]*/.exec(
+      dev.output().slice(printed),
+    )?.[0];
   assert.ok(report, dev.output().slice(printed));
   assert.is((await served(`/api/v1/actors/${String(actors[4]!.uuid)}`)).body.nationality, 'Edited In data/');
 
@@ -153,7 +220,10 @@ test('npm run dev starts on broken data: 503 in the error shape until the data i
   await cp(join(ROOT, 'data'), broken, { recursive: true });
   const good = await readFile(join(broken, 'actors.json'), 'utf8');
   await writeFile(join(broken, 'actors.json'), good.replace('"gender": 2', '"gender": "female"'));
-  const waiting = startServer({ DATA_DIR: broken, ACCOUNTS_FILE: join(await tempDir(), 'accounts.json'), RATE_LIMIT: 'off' }, 'scripts/dev.ts');
+  const waiting = startServer(
+    { DATA_DIR: broken, ACCOUNTS_FILE: join(await tempDir(), 'accounts.json'), RATE_LIMIT: 'off' },
+    'scripts/dev.ts',
+  );
   try {
     const base = await listeningUrl(waiting);
     assert.match(waiting.output(), /\/gender: must be one of 0, 1, 2, 9, got "female"/);
@@ -167,7 +237,8 @@ test('npm run dev starts on broken data: 503 in the error shape until the data i
     assert.is((await fetch(`${base}/api/openapi.json`)).status, 200, 'the reference page still has its document');
     await writeFile(join(broken, 'actors.json'), good);
     const deadline = Date.now() + 15_000;
-    while (!waiting.output().includes('the data is good again: serving catalog') && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    while (!waiting.output().includes('the data is good again: serving catalog') && Date.now() < deadline)
+      await new Promise((r) => setTimeout(r, 50));
     assert.match(waiting.output(), /the data is good again: serving catalog: 110 records/);
     assert.is((await fetch(`${base}/api/v1/actors`)).status, 200);
   } finally {

@@ -69,7 +69,15 @@ async function replay(): Promise<Stage[]> {
   for (const { name, args } of steps) {
     if (name === 'FROM') {
       const label = /\bAS\s+(\S+)/i.exec(args)?.[1] ?? `stage${stages.length}`;
-      stage = { name: label, image: args.split(/\s+/)[0]!, root: join(base, label), workdir: '/', env: {}, volumes: [], exposed: [] };
+      stage = {
+        name: label,
+        image: args.split(/\s+/)[0]!,
+        root: join(base, label),
+        workdir: '/',
+        env: {},
+        volumes: [],
+        exposed: [],
+      };
       await mkdir(stage.root, { recursive: true });
       stages.push(stage);
       continue;
@@ -85,16 +93,23 @@ async function replay(): Promise<Stage[]> {
       }
     } else if (name === 'COPY') {
       const parts = args.split(/\s+/);
-      const from = parts[0]!.startsWith('--from=') ? stages.find((s) => s.name === parts.shift()!.slice('--from='.length)) : undefined;
+      const from = parts[0]!.startsWith('--from=')
+        ? stages.find((s) => s.name === parts.shift()!.slice('--from='.length))
+        : undefined;
       const dest = parts.pop()!;
       for (const source of parts) {
         const path = from ? join(from.root, source) : join(ROOT, source);
         const target = dest.endsWith('/') ? join(inStage(stage, dest), source.split('/').pop()!) : inStage(stage, dest);
-        const filter = (src: string) => from !== undefined || !IGNORED.some((ignored) => src.startsWith(join(ROOT, ignored)));
+        const filter = (src: string) =>
+          from !== undefined || !IGNORED.some((ignored) => src.startsWith(join(ROOT, ignored)));
         await cp(path, target, { recursive: true, preserveTimestamps: true, filter });
       }
     } else if (name === 'RUN') {
-      await run('sh', ['-c', args], { cwd: join(stage.root, stage.workdir), env: { ...process.env, ...stage.env }, maxBuffer: 64 * 2 ** 20 });
+      await run('sh', ['-c', args], {
+        cwd: join(stage.root, stage.workdir),
+        env: { ...process.env, ...stage.env },
+        maxBuffer: 64 * 2 ** 20,
+      });
     } else if (name === 'USER') {
       stage.user = args;
     } else if (name === 'VOLUME') {
@@ -116,7 +131,8 @@ function watch(child: ChildProcess): { output: () => string; listening: () => Pr
   child.stdout!.on('data', (chunk) => (output += chunk));
   child.stderr!.on('data', (chunk) => (output += chunk));
   const listening = async () => {
-    for (let i = 0; i < 300 && !/listening on/.test(output) && child.exitCode === null; i++) await new Promise((r) => setTimeout(r, 50));
+    for (let i = 0; i < 300 && !/listening on/.test(output) && child.exitCode === null; i++)
+      await new Promise((r) => setTimeout(r, 50));
   };
   return { output: () => output, listening };
 }
@@ -135,7 +151,10 @@ test("the Dockerfile's own steps build an image that serves from one node proces
   console.log(`  Dockerfile replayed in ${((performance.now() - started) / 1000).toFixed(1)} s`);
   const { cmd, healthcheck, env: imageEnv, dir } = image();
   assert.equal(cmd?.[0], 'node', 'node itself is the container process (PID 1), receiving docker stop');
-  assert.not.ok(await stat(join(dir, 'node_modules', 'typescript')).catch(() => undefined), 'npm prune left the compiler out');
+  assert.not.ok(
+    await stat(join(dir, 'node_modules', 'typescript')).catch(() => undefined),
+    'npm prune left the compiler out',
+  );
   const port = String(await freePort());
   const env = { ...process.env, ...imageEnv, PORT: port, HOST: '127.0.0.1' };
   const server = spawn(process.execPath, cmd!.slice(1), { cwd: dir, env, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -162,7 +181,9 @@ test("the Dockerfile's own steps build an image that serves from one node proces
 /** Every `.js` file at or below `folder`. */
 async function scripts(folder: string): Promise<string[]> {
   const entries = await readdir(folder, { withFileTypes: true, recursive: true });
-  return entries.filter((entry) => entry.isFile() && entry.name.endsWith('.js')).map((entry) => join(entry.parentPath, entry.name));
+  return entries
+    .filter((entry) => entry.isFile() && entry.name.endsWith('.js'))
+    .map((entry) => join(entry.parentPath, entry.name));
 }
 
 test('every package the compiled server loads from node_modules, on first use (jose, ioredis, the body parser, the reference page), is installed in the pruned image', async () => {
@@ -171,12 +192,15 @@ test('every package the compiled server loads from node_modules, on first use (j
   // dist/graphiql holds a browser bundle: its `import("graphql-ws")` (subscriptions, unused) never runs on the server.
   const browserOnly = join(dir, 'dist', 'graphiql');
   for (const file of (await scripts(join(dir, 'dist'))).filter((name) => !name.startsWith(browserOnly))) {
-    for (const [, specifier = ''] of (await readFile(file, 'utf8')).matchAll(/(?:\bfrom\s*|\bimport\s*\(\s*|\bimport\s+|\bresolve\(\s*)['"]([^'"\s]+)['"]/g)) {
+    for (const [, specifier = ''] of (await readFile(file, 'utf8')).matchAll(
+      /(?:\bfrom\s*|\bimport\s*\(\s*|\bimport\s+|\bresolve\(\s*)['"]([^'"\s]+)['"]/g,
+    )) {
       // A package name, optionally with a path inside it (relative imports and node: built-ins are not packages).
       if (/^(@[\w.-]+\/)?[\w-][\w.-]*(\/[\w./-]+)?$/.test(specifier)) packages.add(specifier);
     }
   }
-  for (const known of ['jose', 'ioredis', '@koa/bodyparser', 'swagger-ui-dist/package.json']) assert.ok(packages.has(known), `the scan finds ${known}`);
+  for (const known of ['jose', 'ioredis', '@koa/bodyparser', 'swagger-ui-dist/package.json'])
+    assert.ok(packages.has(known), `the scan finds ${known}`);
   // Resolved and loaded from the image's own node_modules, as the server would on first use.
   const load = `for (const name of ${JSON.stringify([...packages])}) { const url = import.meta.resolve(name); if (!name.endsWith('.json')) await import(url); }`;
   const loaded = await run(process.execPath, ['--input-type=module', '-e', load], { cwd: dir }).then(
@@ -196,7 +220,8 @@ test('the image is built on the LTS slim image .nvmrc names, runs as a non-root 
     volumes.some((volume) => accounts.startsWith(`${volume}/`)),
     `the default ACCOUNTS_FILE (${accounts}) and its jwt-secret lie in a volume (${volumes.join(', ')})`,
   );
-  for (const volume of volumes) assert.ok((await stat(join(root, volume))).isDirectory(), `${volume} exists in the image`);
+  for (const volume of volumes)
+    assert.ok((await stat(join(root, volume))).isDirectory(), `${volume} exists in the image`);
   assert.equal(exposed, [env.PORT], 'EXPOSE names the port the server listens on');
 });
 
@@ -233,7 +258,10 @@ test('`npm start` in the image starts at once while the build matches the source
     await rebuilt.listening();
     assert.match(rebuilt.output(), /building dist\/ from src\/ \(esbuild\)/);
     // GraphiQL's packages are pruned (devDependencies): its bundle is kept, its inputs unchanged.
-    assert.ok(await stat(join(dir, 'dist', 'graphiql', 'graphiql.js')).catch(() => undefined), 'the rebuild keeps GraphiQL');
+    assert.ok(
+      await stat(join(dir, 'dist', 'graphiql', 'graphiql.js')).catch(() => undefined),
+      'the rebuild keeps GraphiQL',
+    );
     stale.kill('SIGTERM'); // npm passes it on to the server, which exits
     await once(stale, 'exit');
   } finally {

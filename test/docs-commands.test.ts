@@ -11,7 +11,19 @@ import { ensureBuilt } from './helpers/start-command.ts';
 // in its page (see helpers/doc-commands.ts), with why, and listed here.
 
 test('the reading of a block: continuations joined, prose dropped, the output shown under a command kept', () => {
-  const commands = blockCommands(['# a prose comment', 'curl localhost:3000/a \\', "  -d '{}'", '# {"x":1,', '#  "y":…}', '', 'npm run x   # trailing'].join('\n'), 'f.md', 10);
+  const commands = blockCommands(
+    [
+      '# a prose comment',
+      'curl localhost:3000/a \\',
+      "  -d '{}'",
+      '# {"x":1,',
+      '#  "y":…}',
+      '',
+      'npm run x   # trailing',
+    ].join('\n'),
+    'f.md',
+    10,
+  );
   assert.equal(commands, [
     { file: 'f.md', line: 11, text: "curl localhost:3000/a -d '{}'", shows: '{"x":1,"y":…}' },
     { file: 'f.md', line: 16, text: 'npm run x   # trailing' },
@@ -36,12 +48,21 @@ for (const file of docFiles()) {
         }
         const { code, output, errors } = await session.run(command.text, command.env);
         assert.is(code, 0, `${where}\nexited ${code}:\n${output.slice(-2000)}\n${errors.slice(-2000)}`);
-        if (command.shows !== undefined) assert.ok(showsOutput(command.shows, output), `${where}\nshows  ${command.shows}\nprints ${output.slice(0, 3000)}`);
+        if (command.shows !== undefined)
+          assert.ok(
+            showsOutput(command.shows, output),
+            `${where}\nshows  ${command.shows}\nprints ${output.slice(0, 3000)}`,
+          );
       }
     } finally {
       await session.close();
     }
-    for (const output of session.serverOutputs) assert.not.match(output, /^500 on |\n\s+at \S.*:\d+:\d+\)?$/m, `${file}: the server logged a 500 or a stack trace:\n${output.slice(-3000)}`);
+    for (const output of session.serverOutputs)
+      assert.not.match(
+        output,
+        /^500 on |\n\s+at \S.*:\d+:\d+\)?$/m,
+        `${file}: the server logged a 500 or a stack trace:\n${output.slice(-3000)}`,
+      );
   });
 }
 

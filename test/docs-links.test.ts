@@ -3,28 +3,32 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { checkLinks, documentationFiles, headingAnchors, readPage, tableProblems, unlistedPages } from './helpers/markdown-links.ts';
+import {
+  checkLinks,
+  documentationFiles,
+  headingAnchors,
+  readPage,
+  tableProblems,
+  unlistedPages,
+} from './helpers/markdown-links.ts';
 import { FIXTURES } from './helpers/fixtures.ts';
 import { ROOT } from './helpers/spawn.ts';
 
 test("headings take GitHub's anchors: lower case, punctuation dropped, spaces to hyphens, repeats numbered", () => {
-  assert.equal(headingAnchors(['Rate limits', 'Caching, compression, CORS', 'Rate limits', 'Rate limits', 'Classroom, offline']), [
-    'rate-limits',
-    'caching-compression-cors',
-    'rate-limits-1',
-    'rate-limits-2',
-    'classroom-offline',
-  ]);
-  assert.equal(headingAnchors(['Lists: paging and sorting', "What it's for (v2.0)", 'São Brás & the `sea`', 'ENV_VAR_NAME']), [
-    'lists-paging-and-sorting',
-    'what-its-for-v20',
-    'são-brás--the-sea',
-    'env_var_name',
-  ]);
+  assert.equal(
+    headingAnchors(['Rate limits', 'Caching, compression, CORS', 'Rate limits', 'Rate limits', 'Classroom, offline']),
+    ['rate-limits', 'caching-compression-cors', 'rate-limits-1', 'rate-limits-2', 'classroom-offline'],
+  );
+  assert.equal(
+    headingAnchors(['Lists: paging and sorting', "What it's for (v2.0)", 'São Brás & the `sea`', 'ENV_VAR_NAME']),
+    ['lists-paging-and-sorting', 'what-its-for-v20', 'são-brás--the-sea', 'env_var_name'],
+  );
 });
 
 test('a page anchors its headings by their text without markup, and its HTML ids and names', () => {
-  const page = readPage('# The *API*\n\n## `npm start` on [Windows](#x)\n\n## The API\n\n<a name="old-name"></a>\n\n<p>text <span id="inline-id">x</span></p>\n');
+  const page = readPage(
+    '# The *API*\n\n## `npm start` on [Windows](#x)\n\n## The API\n\n<a name="old-name"></a>\n\n<p>text <span id="inline-id">x</span></p>\n',
+  );
   assert.equal([...page.anchors].sort(), ['inline-id', 'npm-start-on-windows', 'old-name', 'the-api', 'the-api-1']);
 });
 
@@ -80,7 +84,14 @@ test('every broken link of a fixture is reported with its file, line and what is
 
 test('every relative link and anchor in README.md, CONTRIBUTING.md and docs/ resolves', async () => {
   const files = await documentationFiles(ROOT);
-  for (const page of ['README.md', 'CONTRIBUTING.md', 'docs/README.md', 'docs/configuration.md', 'docs/deploy.md', 'docs/INTERNALS.md']) {
+  for (const page of [
+    'README.md',
+    'CONTRIBUTING.md',
+    'docs/README.md',
+    'docs/configuration.md',
+    'docs/deploy.md',
+    'docs/INTERNALS.md',
+  ]) {
     assert.ok(files.includes(page), `${page} is checked`);
   }
   const { problems, checked } = await checkLinks(ROOT, files);
@@ -92,8 +103,12 @@ test('a page under docs/ that docs/README.md does not link to is reported; a lin
   const root = await mkdtemp(join(tmpdir(), 'docs-index-'));
   try {
     await mkdir(join(root, 'docs', 'sub'), { recursive: true });
-    for (const page of ['listed.md', 'anchored.md', 'forgotten.md', 'sub/deeper.md']) await writeFile(join(root, 'docs', page), '# A page\n');
-    await writeFile(join(root, 'docs', 'README.md'), '# Documentation\n\n[One](listed.md), [two](anchored.md#a-page), [up](../README.md).\n\n```\n[not a link](forgotten.md)\n```\n');
+    for (const page of ['listed.md', 'anchored.md', 'forgotten.md', 'sub/deeper.md'])
+      await writeFile(join(root, 'docs', page), '# A page\n');
+    await writeFile(
+      join(root, 'docs', 'README.md'),
+      '# Documentation\n\n[One](listed.md), [two](anchored.md#a-page), [up](../README.md).\n\n```\n[not a link](forgotten.md)\n```\n',
+    );
     assert.equal(await unlistedPages(root), [join('docs', 'forgotten.md'), join('docs', 'sub', 'deeper.md')]);
   } finally {
     await rm(root, { recursive: true, force: true });
@@ -105,11 +120,23 @@ test('docs/README.md lists every page under docs/', async () => {
 });
 
 test('a table row with more or fewer cells than its header is reported, an escaped pipe is not a cell', () => {
-  const table = ['| Path | Answer |', '| --- | --- |', '| `a\\|b` | one |', '| `a|b` | two |', '| three |', 'no | pipes | at the ends', ''].join('\n');
-  assert.equal(tableProblems(table), ['line 4: 3 cells, the header has 2', 'line 5: 1 cell, the header has 2', 'line 6: 3 cells, the header has 2']);
+  const table = [
+    '| Path | Answer |',
+    '| --- | --- |',
+    '| `a\\|b` | one |',
+    '| `a|b` | two |',
+    '| three |',
+    'no | pipes | at the ends',
+    '',
+  ].join('\n');
+  assert.equal(tableProblems(table), [
+    'line 4: 3 cells, the header has 2',
+    'line 5: 1 cell, the header has 2',
+    'line 6: 3 cells, the header has 2',
+  ]);
 });
 
-test('every table row in README.md, CONTRIBUTING.md and docs/ has its header\'s number of cells', async () => {
+test("every table row in README.md, CONTRIBUTING.md and docs/ has its header's number of cells", async () => {
   for (const file of await documentationFiles(ROOT)) {
     assert.equal(tableProblems(await readFile(join(ROOT, file), 'utf8')), [], file);
   }
@@ -119,11 +146,17 @@ test('README.md and CONTRIBUTING.md name the Chromium packages .ci/run installs'
   // Per `apt-get install` command, the packages it names that start with 'chromium'.
   const chromiumPackages = (text: string) =>
     [...text.matchAll(/apt-get install ([^`\n>]*)/g)]
-      .map(([, args]) => args!.split(/\s+/).filter((word) => word.startsWith('chromium')).join(' '))
+      .map(([, args]) =>
+        args!
+          .split(/\s+/)
+          .filter((word) => word.startsWith('chromium'))
+          .join(' '),
+      )
       .filter(Boolean);
   const installed = chromiumPackages(await readFile(join(ROOT, '.ci/run'), 'utf8'));
   assert.equal(installed, ['chromium chromium-driver']);
-  for (const page of ['README.md', 'CONTRIBUTING.md']) assert.equal(chromiumPackages(await readFile(join(ROOT, page), 'utf8')), installed, page);
+  for (const page of ['README.md', 'CONTRIBUTING.md'])
+    assert.equal(chromiumPackages(await readFile(join(ROOT, page), 'utf8')), installed, page);
 });
 
 test('the README stays a first page: at most 200 lines, with the install, start and test commands', async () => {

@@ -43,7 +43,11 @@ function get(path: string, headers: Record<string, string>): Promise<Seen> {
 /** What must not differ between two answers to one request: status, body (but an error's moment), and the headers a client reads. */
 function comparable({ status, headers, body }: Seen): unknown {
   const kept = ['content-type', 'content-language', 'etag', 'location', 'vary', 'cache-control', 'link'];
-  return { status, headers: Object.fromEntries(kept.map((name) => [name, headers[name]])), body: body.replace(/"timestamps":"[^"]+"/, '"timestamps":"…"') };
+  return {
+    status,
+    headers: Object.fromEntries(kept.map((name) => [name, headers[name]])),
+    body: body.replace(/"timestamps":"[^"]+"/, '"timestamps":"…"'),
+  };
 }
 
 /** Other clients' headers, each set sent three times: the fast path keeps an answer from its URL's second request on. */
@@ -58,8 +62,18 @@ test('every GET of the OpenAPI document answers a plain client the same after ot
   const gets = documentedRoutes(resolved)
     .filter((route) => route.startsWith('GET ') && !route.includes('/random'))
     .map((route) => fill(route.slice(4)));
-  const errors = ['/api/v1/actors?frist_name=Ana', '/api/v1/episodes?language=xx-XX', '/api/v1/nowhere', '/api/v1/actors/not-a-uuid'];
-  const paths = [...gets, ...errors, '/api/v1/episodes?size=3&sort=duration,desc&language=pt-BR', '/api/v1/locations?q=sao%20bras'];
+  const errors = [
+    '/api/v1/actors?frist_name=Ana',
+    '/api/v1/episodes?language=xx-XX',
+    '/api/v1/nowhere',
+    '/api/v1/actors/not-a-uuid',
+  ];
+  const paths = [
+    ...gets,
+    ...errors,
+    '/api/v1/episodes?size=3&sort=duration,desc&language=pt-BR',
+    '/api/v1/locations?q=sao%20bras',
+  ];
   assert.ok(paths.length > 40, `${paths.length} URLs`);
   for (const path of paths) {
     const before = comparable(await get(path, {}));
@@ -70,8 +84,14 @@ test('every GET of the OpenAPI document answers a plain client the same after ot
 
 test('a forwarded Host and scheme never reach another client (/api behind TRUST_PROXY)', async () => {
   for (let i = 0; i < 3; i++) {
-    const poisoned = JSON.parse((await get('/api', { 'X-Forwarded-Host': 'evil.example', 'X-Forwarded-Proto': 'https' })).body) as { url: string };
-    assert.is(poisoned.url, 'https://evil.example', 'the proxy-given origin is answered to the client that came through it');
+    const poisoned = JSON.parse(
+      (await get('/api', { 'X-Forwarded-Host': 'evil.example', 'X-Forwarded-Proto': 'https' })).body,
+    ) as { url: string };
+    assert.is(
+      poisoned.url,
+      'https://evil.example',
+      'the proxy-given origin is answered to the client that came through it',
+    );
   }
   const plain = JSON.parse((await get('/api', {})).body) as { url: string; docs: string; api_url: string };
   assert.is(plain.url, server.url);
@@ -99,7 +119,10 @@ test("the app's middleware are exactly those the fast path stands in for, in ord
   const parts = { served: {} as ServedCatalog, accounts: {} as AccountService, limits: {} as RateLimits, log };
   const fast = { remember: () => async () => {} } as never;
   // The routes' admission runs inside `routes`, in the stages it names.
-  const names = createApp(settings.config, parts, fast).middleware.flatMap((middleware) => [middleware.name, ...((middleware as Partial<ReturnType<RouteTable['middleware']>>).table?.stages ?? [])]);
+  const names = createApp(settings.config, parts, fast).middleware.flatMap((middleware) => [
+    middleware.name,
+    ...((middleware as Partial<ReturnType<RouteTable['middleware']>>).table?.stages ?? []),
+  ]);
   assert.equal(names, Object.keys(STANDS_IN_FOR));
 });
 

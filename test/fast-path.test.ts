@@ -35,7 +35,11 @@ function raw(path: string, headers: Record<string, string> = {}): Promise<Raw> {
 /** Headers by lowercase name, without the ones that differ per moment or connection. */
 function headersOf(answer: Raw): Record<string, string> {
   const skip = ['date', 'connection', 'keep-alive'];
-  return Object.fromEntries(answer.raw.filter(([name]) => !skip.includes(name.toLowerCase())).map(([name, value]) => [name.toLowerCase(), value]));
+  return Object.fromEntries(
+    answer.raw
+      .filter(([name]) => !skip.includes(name.toLowerCase()))
+      .map(([name, value]) => [name.toLowerCase(), value]),
+  );
 }
 
 // Koa writes `Content-Type`; the fast path writes the names in lower case. Only the test looks.
@@ -66,7 +70,11 @@ test('a repeated read is answered by the fast path with the same status, headers
 });
 
 test('client errors are replayed with the same status, headers and message, and a fresh timestamp', async () => {
-  for (const path of ['/api/v1/actors/00000000-0000-4000-8000-000000000000', '/api/v1/actors?frist_name=Ana', '/api/v1/nothing?x=1']) {
+  for (const path of [
+    '/api/v1/actors/00000000-0000-4000-8000-000000000000',
+    '/api/v1/actors?frist_name=Ana',
+    '/api/v1/nothing?x=1',
+  ]) {
     const once = await raw(path);
     const first = await raw(path);
     const second = await raw(path);
@@ -119,7 +127,12 @@ test('after the catalog is replaced, remembered answers are not replayed', async
   const before = await raw(path);
   assert.ok(byFastPath(before));
   // A maintainer edits the actor: a new catalog version and new bytes, so a new tag.
-  const edit = (nationality: unknown) => fetch(server.url + path, { method: 'PATCH', headers: { Authorization: `Bearer ${maintainer}`, 'Content-Type': 'application/json' }, body: JSON.stringify({ nationality }) });
+  const edit = (nationality: unknown) =>
+    fetch(server.url + path, {
+      method: 'PATCH',
+      headers: { Authorization: `Bearer ${maintainer}`, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ nationality }),
+    });
   assert.is((await edit('Edited')).status, 200);
   try {
     const after = await raw(path);

@@ -60,7 +60,10 @@ test('an operator not documented for a field is refused or read literally, never
         assert.match(parsed.error, new RegExp(`'${field.name}'`), 'the error names the field');
       } else {
         // `a::b` on text and `a,b` on a single value are plain values, compared for equality.
-        assert.ok(['a::b', 'a,b'].includes(operator.syntax), `${field.name} ${operator.syntax} read as ${parsed.condition.op}`);
+        assert.ok(
+          ['a::b', 'a,b'].includes(operator.syntax),
+          `${field.name} ${operator.syntax} read as ${parsed.condition.op}`,
+        );
         assert.is(parsed.condition.op, 'eq');
       }
     }

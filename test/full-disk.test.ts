@@ -34,7 +34,9 @@ async function fill(dir: string): Promise<string> {
 }
 
 async function stored(file: string): Promise<string[]> {
-  return (JSON.parse(await readFile(file, 'utf8')) as { accounts: { username: string }[] }).accounts.map((a) => a.username);
+  return (JSON.parse(await readFile(file, 'utf8')) as { accounts: { username: string }[] }).accounts.map(
+    (a) => a.username,
+  );
 }
 
 test('a full disk: 503 with Retry-After, never a 201 that is not on disk, the file always whole; writes resume when space returns', async () => {
@@ -48,9 +50,17 @@ test('a full disk: 503 with Retry-After, never a 201 that is not on disk, the fi
     const refused: Answer[] = [];
     // Registrations in waves of 20 until the disk has refused a whole wave.
     for (let wave = 0; wave < 100; wave++) {
-      const answers = await Promise.all(Array.from({ length: 20 }, (_, n) => post(app.url, REGISTER, newUser(`w${wave}_${n}`))));
-      answers.forEach((answer, n) => (answer.status === 201 ? created.push(`user_w${wave}_${n}`) : refused.push(answer)));
-      assert.equal(answers.filter((a) => a.status !== 201 && a.status !== 503).map((a) => a.status), [], 'only 201 or 503');
+      const answers = await Promise.all(
+        Array.from({ length: 20 }, (_, n) => post(app.url, REGISTER, newUser(`w${wave}_${n}`))),
+      );
+      answers.forEach((answer, n) =>
+        answer.status === 201 ? created.push(`user_w${wave}_${n}`) : refused.push(answer),
+      );
+      assert.equal(
+        answers.filter((a) => a.status !== 201 && a.status !== 503).map((a) => a.status),
+        [],
+        'only 201 or 503',
+      );
       // The file on disk parses at every moment and holds every account acknowledged so far.
       const onDisk = new Set(await stored(app.file));
       for (const username of created) assert.ok(onDisk.has(username), `${username} got a 201 but is not on disk`);
@@ -60,10 +70,21 @@ test('a full disk: 503 with Retry-After, never a 201 that is not on disk, the fi
     assert.ok(refused.length >= 20, 'the disk filled up');
     const [first] = refused;
     assert.is(first!.headers.get('retry-after'), '30');
-    assert.match(String(first!.body.message), /^The accounts could not be saved \(.*accounts\.json: ENOSPC\); nothing was changed, retry in 30 s$/);
-    assert.ok(app.warnings.some((line) => /^accounts not saved: writing .*accounts\.json failed \(ENOSPC\); the file is unchanged$/.test(line)), app.warnings.join('\n'));
+    assert.match(
+      String(first!.body.message),
+      /^The accounts could not be saved \(.*accounts\.json: ENOSPC\); nothing was changed, retry in 30 s$/,
+    );
+    assert.ok(
+      app.warnings.some((line) =>
+        /^accounts not saved: writing .*accounts\.json failed \(ENOSPC\); the file is unchanged$/.test(line),
+      ),
+      app.warnings.join('\n'),
+    );
     // A refused account does not exist: it can neither sign in nor is its username taken in memory.
-    const signIn = await post(app.url, '/api/v1/auth/authenticate', { username: 'user_late', password: 'password of late' });
+    const signIn = await post(app.url, '/api/v1/auth/authenticate', {
+      username: 'user_late',
+      password: 'password of late',
+    });
     assert.is(signIn.status, 401);
 
     // Space comes back: the same server writes again, without a restart.
@@ -77,7 +98,11 @@ test('a full disk: 503 with Retry-After, never a 201 that is not on disk, the fi
     try {
       const onDisk = new Set(await stored(app.file));
       for (const username of [...created, 'user_late']) assert.ok(onDisk.has(username), username);
-      assert.is((await post(app.url, '/api/v1/auth/authenticate', { username: 'user_late', password: 'password of late' })).status, 200);
+      assert.is(
+        (await post(app.url, '/api/v1/auth/authenticate', { username: 'user_late', password: 'password of late' }))
+          .status,
+        200,
+      );
     } finally {
       await app.close();
     }
@@ -105,18 +130,36 @@ test('a full disk under the catalog overlay: a write is a 503 with Retry-After, 
       else refused = answer;
       // Every line of the file is whole at every moment, and it holds exactly the writes acknowledged.
       const kept = await readOverlayFile<{ changes: { after: { nationality?: string } }[] }>(overlayFile);
-      assert.equal(kept.writes.map((w) => w.changes[0]!.after.nationality), acknowledged.map((w) => w.nationality));
+      assert.equal(
+        kept.writes.map((w) => w.changes[0]!.after.nationality),
+        acknowledged.map((w) => w.nationality),
+      );
     }
     assert.ok(acknowledged.length > 20, `${acknowledged.length} writes fit`);
     assert.ok(refused, 'the disk filled up');
     assert.is(refused.headers.get('retry-after'), '30');
-    assert.match(String(refused.body.message), /^The catalog change could not be saved \(.*catalog-overlay\.json: ENOSPC\); nothing was changed, retry in 30 s$/);
-    assert.ok(app.warnings.some((line) => /^catalog change not saved: writing .*catalog-overlay\.json failed \(ENOSPC\); the file is unchanged$/.test(line)), app.warnings.join('\n'));
+    assert.match(
+      String(refused.body.message),
+      /^The catalog change could not be saved \(.*catalog-overlay\.json: ENOSPC\); nothing was changed, retry in 30 s$/,
+    );
+    assert.ok(
+      app.warnings.some((line) =>
+        /^catalog change not saved: writing .*catalog-overlay\.json failed \(ENOSPC\); the file is unchanged$/.test(
+          line,
+        ),
+      ),
+      app.warnings.join('\n'),
+    );
     const last = acknowledged.at(-1)!;
-    const served = async (path: string) => ((await (await fetch(app.url + path)).json()) as { nationality: string }).nationality;
+    const served = async (path: string) =>
+      ((await (await fetch(app.url + path)).json()) as { nationality: string }).nationality;
     const refusedPath = actors[acknowledged.length % actors.length]!;
     const lastOf = (path: string) => acknowledged.findLast((w) => w.path === path)?.nationality;
-    assert.is(await served(refusedPath), lastOf(refusedPath) ?? (await dataFile('actors.json'))[acknowledged.length % actors.length]!.nationality, 'the refused write is not served');
+    assert.is(
+      await served(refusedPath),
+      lastOf(refusedPath) ?? (await dataFile('actors.json'))[acknowledged.length % actors.length]!.nationality,
+      'the refused write is not served',
+    );
 
     // Space comes back: the same server writes again, without a restart.
     await rm(ballast);
@@ -165,11 +208,22 @@ test('a corrupt accounts file refuses the boot, naming the kept previous version
 test('a Redis that cannot persist (its disk full: MISCONF) makes a registration or a catalog write a 503, never a 2xx', async () => {
   const { dir, unmount } = await smallDisk('1m');
   // Snapshots on the small disk, and writes stopped when one fails (Redis's default rule).
-  const redis = new RedisServer(await freePort(), dir, ['--appendonly', 'no', '--save', '3600 1', '--stop-writes-on-bgsave-error', 'yes']);
+  const redis = new RedisServer(await freePort(), dir, [
+    '--appendonly',
+    'no',
+    '--save',
+    '3600 1',
+    '--stop-writes-on-bgsave-error',
+    'yes',
+  ]);
   await redis.start();
   const client = new Redis(redis.url);
   try {
-    const app = await startInProcess({ ACCOUNTS_STORE: 'redis', REDIS_URL: redis.url, JWT_SECRET: 'a shared secret of at least thirty-two bytes' });
+    const app = await startInProcess({
+      ACCOUNTS_STORE: 'redis',
+      REDIS_URL: redis.url,
+      JWT_SECRET: 'a shared secret of at least thirty-two bytes',
+    });
     try {
       const before = await post(app.url, REGISTER, newUser('before'));
       assert.is(before.status, 201, JSON.stringify(before.body));
@@ -177,22 +231,43 @@ test('a Redis that cannot persist (its disk full: MISCONF) makes a registration 
       assert.is(String(((await client.config('GET', 'dir')) as string[])[1]), dir);
       const filler = await fill(dir);
       await client.bgsave();
-      for (let i = 0; i < 200 && !/rdb_last_bgsave_status:err/.test(await client.info('persistence')); i++) await new Promise((r) => setTimeout(r, 25));
+      for (let i = 0; i < 200 && !/rdb_last_bgsave_status:err/.test(await client.info('persistence')); i++)
+        await new Promise((r) => setTimeout(r, 25));
       const refused = await post(app.url, REGISTER, newUser('during'));
       assert.is(refused.status, 503, JSON.stringify(refused.body));
       assert.match(String(refused.body.message), /^The accounts could not be saved \(Redis: MISCONF/);
-      assert.is((await post(app.url, '/api/v1/auth/authenticate', { username: 'user_during', password: 'password of during' })).status, 401);
+      assert.is(
+        (await post(app.url, '/api/v1/auth/authenticate', { username: 'user_during', password: 'password of during' }))
+          .status,
+        401,
+      );
       const version = app.served.current.catalog.version;
-      const write = await post(app.url, '/api/v1/locations', { name: 'Written Onto A Full Disk' }, { Authorization: `Bearer ${maintainer}` });
+      const write = await post(
+        app.url,
+        '/api/v1/locations',
+        { name: 'Written Onto A Full Disk' },
+        { Authorization: `Bearer ${maintainer}` },
+      );
       assert.is(write.status, 503, JSON.stringify(write.body));
       assert.match(String(write.body.message), /^The catalog change could not be saved \(Redis: MISCONF/);
       assert.is(app.served.current.catalog.version, version, 'nothing was applied');
       await rm(filler);
       await client.bgsave();
-      for (let i = 0; i < 200 && !/rdb_last_bgsave_status:ok/.test(await client.info('persistence')); i++) await new Promise((r) => setTimeout(r, 25));
+      for (let i = 0; i < 200 && !/rdb_last_bgsave_status:ok/.test(await client.info('persistence')); i++)
+        await new Promise((r) => setTimeout(r, 25));
       const after = await post(app.url, REGISTER, newUser('after'));
       assert.is(after.status, 201, JSON.stringify(after.body));
-      assert.is((await post(app.url, '/api/v1/locations', { name: 'Written Once There Is Room' }, { Authorization: `Bearer ${maintainer}` })).status, 201);
+      assert.is(
+        (
+          await post(
+            app.url,
+            '/api/v1/locations',
+            { name: 'Written Once There Is Room' },
+            { Authorization: `Bearer ${maintainer}` },
+          )
+        ).status,
+        201,
+      );
     } finally {
       await app.close();
     }

@@ -25,7 +25,11 @@ function goRequest(method: string, path: string, body?: string): string {
   return `${method} /api/v1/${path} HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nUser-Agent: Go-http-client/1.1\r\n${length}Authorization: Bearer ${token}\r\nContent-Type: application/json\r\nAccept-Encoding: gzip\r\n\r\n${body ?? ''}`;
 }
 
-async function go(method: string, path: string, body?: string): Promise<{ status: number; json: Record<string, unknown> }> {
+async function go(
+  method: string,
+  path: string,
+  body?: string,
+): Promise<{ status: number; json: Record<string, unknown> }> {
   const answer = await replay(port, goRequest(method, path, body));
   return { status: answer.status, json: answer.body ? (JSON.parse(answer.body) as Record<string, unknown>) : {} };
 }

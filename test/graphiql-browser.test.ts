@@ -57,7 +57,7 @@ async function queryEditor(page: Page): Promise<{ text: string; hidden: string[]
   return { text: texts.join('\n').trim(), hidden };
 }
 
-test('a browser opening /api/graphql gets GraphiQL under the reference page\'s policy; a client gets GraphQL', async () => {
+test("a browser opening /api/graphql gets GraphiQL under the reference page's policy; a client gets GraphQL", async () => {
   const html = await server.get('/api/graphql', HTML);
   assert.is(html.status, 200);
   assert.match(html.headers.get('content-type')!, /^text\/html/);
@@ -76,9 +76,15 @@ test('GraphiQL fills the window; its tabs are named by their queries, each shown
   const window = page.viewportSize()!;
   assert.equal(window, { width: 1280, height: 900 });
   const container = (await page.locator('.graphiql-container').boundingBox())!;
-  assert.ok(container.height >= window.height - 2, `GraphiQL is ${container.height} px high in a ${window.height} px window`);
+  assert.ok(
+    container.height >= window.height - 2,
+    `GraphiQL is ${container.height} px high in a ${window.height} px window`,
+  );
   const editors = (await page.locator('.graphiql-editors').boundingBox())!;
-  assert.ok(editors.height >= window.height * 0.85, `the editors are ${editors.height} px high in a ${window.height} px window`);
+  assert.ok(
+    editors.height >= window.height * 0.85,
+    `the editors are ${editors.height} px high in a ${window.height} px window`,
+  );
   const tabs = page.locator('.graphiql-tab');
   assert.equal(await tabs.allInnerTexts(), ['LongestEpisodes', 'EpisodeAndSeason', 'ActorInPortuguese']);
   for (let i = 0; i < 3; i++) {
@@ -105,7 +111,7 @@ test('GraphiQL opens with example queries naming real records, and runs one', as
   console.log(`  GraphiQL screenshots in ${dir}`);
 });
 
-test('the page shows the service\'s own icon', async () => {
+test("the page shows the service's own icon", async () => {
   const icon = await pageIcon(browser!.page);
   assert.is(icon.url, `${origin}/api/docs/favicon.svg`);
   assert.is(icon.status, 200);
@@ -115,7 +121,10 @@ test('the page shows the service\'s own icon', async () => {
 test('nothing was fetched from outside the service, and the page reported no error', () => {
   const { blocked, requested, problems } = browser!;
   assert.equal(blocked, []);
-  assert.ok(requested.some((url) => url.endsWith('/api/graphql/graphiql.js')), requested.join('\n'));
+  assert.ok(
+    requested.some((url) => url.endsWith('/api/graphql/graphiql.js')),
+    requested.join('\n'),
+  );
   const elsewhere = requested.filter((url) => !/^(data|blob):/.test(url) && new URL(url).origin !== origin);
   assert.equal(elsewhere, []);
   assert.equal(problems, []);
@@ -123,7 +132,12 @@ test('nothing was fetched from outside the service, and the page reported no err
 
 test('the page and its files count in no rate limit, past the anonymous budget; its queries do count', async () => {
   const { RATE_LIMIT_ANONYMOUS: budget } = server.config;
-  const files = [['/api/graphql', HTML], ['/api/graphql/graphiql.js'], ['/api/graphql/graphiql.css'], ['/api/docs/favicon.svg']] as const;
+  const files = [
+    ['/api/graphql', HTML],
+    ['/api/graphql/graphiql.js'],
+    ['/api/graphql/graphiql.css'],
+    ['/api/docs/favicon.svg'],
+  ] as const;
   for (let load = 0; load <= budget; load++) {
     for (const [path, headers] of files) {
       const answer = await server.get(path, headers);
@@ -132,7 +146,12 @@ test('the page and its files count in no rate limit, past the anonymous budget; 
       assert.is(answer.headers.get('x-rate-limit-remaining'), null, path);
     }
   }
-  const query = () => fetch(`${server.url}/api/graphql`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"query":"{ actors(size: 1) { total_items } }"}' });
+  const query = () =>
+    fetch(`${server.url}/api/graphql`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{"query":"{ actors(size: 1) { total_items } }"}',
+    });
   const first = Number((await query()).headers.get('x-rate-limit-remaining'));
   const second = Number((await query()).headers.get('x-rate-limit-remaining'));
   assert.ok(first < budget, `remaining ${first} of ${budget}`);

@@ -8,9 +8,22 @@ const path = ['episodes', 'items', 3, 'title'];
 
 test('an error no resolver expected is logged once with its stack and a request id; the answer names the path and quotes the id, no details', () => {
   const lines: string[] = [];
-  const unexpected = [3, 4].map((i) => new GraphQLError('boom', { path: ['episodes', 'items', i, 'title'], originalError: new TypeError("Cannot read properties of undefined (reading '/srv/secret')") }));
-  const meant = new GraphQLError("'nope' is not a valid uuid", { path: ['actor'], originalError: new HttpError(400, "'nope' is not a valid uuid") });
-  const result = withIncidentsReported({ data: null, errors: [...unexpected, meant] }, { warn: (line) => void lines.push(line) }, 'POST /api/graphql');
+  const unexpected = [3, 4].map(
+    (i) =>
+      new GraphQLError('boom', {
+        path: ['episodes', 'items', i, 'title'],
+        originalError: new TypeError("Cannot read properties of undefined (reading '/srv/secret')"),
+      }),
+  );
+  const meant = new GraphQLError("'nope' is not a valid uuid", {
+    path: ['actor'],
+    originalError: new HttpError(400, "'nope' is not a valid uuid"),
+  });
+  const result = withIncidentsReported(
+    { data: null, errors: [...unexpected, meant] },
+    { warn: (line) => void lines.push(line) },
+    'POST /api/graphql',
+  );
   assert.is(lines.length, 1, 'one line for the request');
   const id = /request id (\w+)/.exec(lines[0]!)?.[1];
   assert.ok(id, lines[0]);
@@ -27,8 +40,18 @@ test('an error no resolver expected is logged once with its stack and a request 
 test('a result whose errors were all meant is left as it is, and nothing is logged', () => {
   const lines: string[] = [];
   const meant = new GraphQLError('Unknown language', { path, originalError: new HttpError(400, 'Unknown language') });
-  assert.is(withIncidentsReported({ data: null, errors: [meant] }, { warn: (line) => void lines.push(line) }, 'POST /api/graphql'), undefined);
-  assert.is(withIncidentsReported({ data: {} }, { warn: (line) => void lines.push(line) }, 'POST /api/graphql'), undefined);
+  assert.is(
+    withIncidentsReported(
+      { data: null, errors: [meant] },
+      { warn: (line) => void lines.push(line) },
+      'POST /api/graphql',
+    ),
+    undefined,
+  );
+  assert.is(
+    withIncidentsReported({ data: {} }, { warn: (line) => void lines.push(line) }, 'POST /api/graphql'),
+    undefined,
+  );
   assert.equal(lines, []);
 });
 

@@ -36,7 +36,10 @@ function valuesOf(condition: Condition): Scalar[] {
 function graphqlName(field: FieldInfo, raw: string): string {
   const parsed = parseFilter(field, raw);
   if ('error' in parsed) throw new Error(parsed.error);
-  const same = [...graphqlOperators(field)].find(([, operator]) => JSON.stringify(operator.condition(field, valuesOf(parsed.condition))) === JSON.stringify(parsed.condition));
+  const same = [...graphqlOperators(field)].find(
+    ([, operator]) =>
+      JSON.stringify(operator.condition(field, valuesOf(parsed.condition))) === JSON.stringify(parsed.condition),
+  );
   if (!same) throw new Error(`no GraphQL operator of ${field.name} for '${raw}'`);
   return same[0];
 }
@@ -49,7 +52,12 @@ function filterFor(store: FamilyStore, language: string): fc.Arbitrary<Both> {
     const value = fc.constantFrom(...sampleValues(store, field, language, 30));
     const name = field.name;
     const list = (vs: Scalar[]) => vs.map(String).join(',');
-    const both = (raw: string, value: Scalar | Scalar[]): Both => ({ param: [name, raw], field: name, op: graphqlName(field, raw), value });
+    const both = (raw: string, value: Scalar | Scalar[]): Both => ({
+      param: [name, raw],
+      field: name,
+      op: graphqlName(field, raw),
+      value,
+    });
     const options: fc.Arbitrary<Both>[] = [
       value.map((v) => both(`=${v}`, v)),
       value.map((v) => both(`!${v}`, v)),
@@ -76,7 +84,10 @@ function requestFor(name: (typeof FAMILIES)[number]) {
       language: fc.constant(language),
       q: fc.option(fc.constantFrom('a', 'ma', 'the', 'zz', 'son'), { nil: undefined, freq: 3 }),
       filters: fc.array(filterFor(store, language), { maxLength: 3 }),
-      sort: fc.option(fc.record({ field: fc.constantFrom(...sortable), direction: fc.constantFrom('asc' as const, 'desc' as const) }), { nil: undefined }),
+      sort: fc.option(
+        fc.record({ field: fc.constantFrom(...sortable), direction: fc.constantFrom('asc' as const, 'desc' as const) }),
+        { nil: undefined },
+      ),
       page: fc.integer({ min: 1, max: 4 }),
       size: fc.integer({ min: 1, max: 50 }),
     }),
@@ -101,7 +112,10 @@ test('random filters, searches, sorts, pages and languages: the GraphQL list and
       fc.asyncProperty(requestFor(name), async ({ language, q, filters, sort, page, size }) => {
         // GraphQL takes one value per operator and field: keep the last of a repeated pair on both sides.
         const unique = [...new Map(filters.map((f) => [`${f.field} ${f.op}`, f])).values()];
-        const params = listParams(unique.map((f) => f.param), { q, language, page, size, sort });
+        const params = listParams(
+          unique.map((f) => f.param),
+          { q, language, page, size, sort },
+        );
         const rest = await server.get(`/api/v1/${name}?${params}`);
         assert.is(rest.status, 200, `${name}?${params}`);
         const expected = (await json<{ uuid: string }[]>(rest)).map((r) => r.uuid);
@@ -109,12 +123,34 @@ test('random filters, searches, sorts, pages and languages: the GraphQL list and
         const query = `query($filter: ${store.family.singular[0]!.toUpperCase()}${store.family.singular.slice(1)}Filter, $q: String, $page: Int, $size: Int, $language: String${sort ? ', $sort: ' + store.family.singular[0]!.toUpperCase() + store.family.singular.slice(1) + 'SortField, $order: Order' : ''}) {
           list: ${name}(filter: $filter, q: $q, page: $page, size: $size, language: $language${sort ? ', sort: $sort, order: $order' : ''}) { total_items items { uuid } }
         }`;
-        const variables = { filter: filterArgument(unique, store), q: q ?? null, page, size, language, ...(sort ? { sort: sort.field, order: sort.direction } : {}) };
-        const response = await fetch(`${server.url}/api/graphql`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ query, variables }) });
-        const body = await json<{ data?: { list: { total_items: number; items: { uuid: string }[] } }; errors?: unknown[] }>(response);
+        const variables = {
+          filter: filterArgument(unique, store),
+          q: q ?? null,
+          page,
+          size,
+          language,
+          ...(sort ? { sort: sort.field, order: sort.direction } : {}),
+        };
+        const response = await fetch(`${server.url}/api/graphql`, {
+          method: 'POST',
+          headers: { 'Content-Type': 'application/json' },
+          body: JSON.stringify({ query, variables }),
+        });
+        const body = await json<{
+          data?: { list: { total_items: number; items: { uuid: string }[] } };
+          errors?: unknown[];
+        }>(response);
         assert.not.ok(body.errors, `${name}?${params}: ${JSON.stringify(body.errors)}`);
-        assert.is(body.data!.list.total_items, Number(rest.headers.get('x-pagination-item-total')), `${name}?${params}`);
-        assert.equal(body.data!.list.items.map((r) => r.uuid), expected, `${name}?${params}`);
+        assert.is(
+          body.data!.list.total_items,
+          Number(rest.headers.get('x-pagination-item-total')),
+          `${name}?${params}`,
+        );
+        assert.equal(
+          body.data!.list.items.map((r) => r.uuid),
+          expected,
+          `${name}?${params}`,
+        );
       }),
       { numRuns: 60, seed: 20261124 },
     );

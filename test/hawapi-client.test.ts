@@ -17,7 +17,11 @@ test('ping and info', async () => {
 });
 
 test('getAll reads the page, its headers and the language; filters and pageable reach the server', async () => {
-  const page = await client.getAll('episodes', null, new Pageable({ page: 2, size: 4, sort: 'episode_num', order: 'desc' }));
+  const page = await client.getAll(
+    'episodes',
+    null,
+    new Pageable({ page: 2, size: 4, sort: 'episode_num', order: 'desc' }),
+  );
   assert.is(page.status, 200);
   assert.is(page.page, 2);
   assert.is(page.page_size, 4);
@@ -29,11 +33,17 @@ test('getAll reads the page, its headers and the language; filters and pageable 
   assert.ok(page.etag.length > 0);
   assert.ok(page.length > 0, 'Content-Length read');
   const nums = (page.data as unknown as { episode_num: number }[]).map((e) => e.episode_num);
-  assert.equal(nums, [...nums].sort((a, b) => b - a));
+  assert.equal(
+    nums,
+    [...nums].sort((a, b) => b - a),
+  );
   const brazilian = await client.getAll('actors', { nationality: 'Brazilian' });
   assert.equal(
     (brazilian.data as { uuid: string }[]).map((a) => a.uuid),
-    actors.filter((a) => a.nationality === 'Brazilian').slice(0, 5).map((a) => a.uuid),
+    actors
+      .filter((a) => a.nationality === 'Brazilian')
+      .slice(0, 5)
+      .map((a) => a.uuid),
   );
 });
 

@@ -13,7 +13,11 @@ import { dataFile, json, startApp, tempDir, type TestServer } from './helpers/ht
 import { ROOT } from './helpers/spawn.ts';
 
 /** A GET with exactly `headers` (fetch adds headers of its own and decodes bodies): status, headers and the bytes as sent. */
-function raw(server: TestServer, path: string, headers: Record<string, string> = {}): Promise<{ status: number; headers: IncomingHttpHeaders; body: Buffer }> {
+function raw(
+  server: TestServer,
+  path: string,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; headers: IncomingHttpHeaders; body: Buffer }> {
   return new Promise((resolve, reject) => {
     request(`${server.url}${path}`, { headers }, (res) => {
       const chunks: Buffer[] = [];
@@ -55,14 +59,29 @@ test('every picture URL of every REST answer and of GraphQL points at this serve
   const server = await startApp();
   try {
     const rest: string[] = [];
-    for (const family of FAMILIES) rest.push(...pictureUrls(await json(await server.get(`/api/v1/${family}?size=50&expand=${family === 'actors' ? 'character' : ''}`.replace(/&expand=$/, '')))));
+    for (const family of FAMILIES)
+      rest.push(
+        ...pictureUrls(
+          await json(
+            await server.get(
+              `/api/v1/${family}?size=50&expand=${family === 'actors' ? 'character' : ''}`.replace(/&expand=$/, ''),
+            ),
+          ),
+        ),
+      );
     rest.push(...pictureUrls(await json(await server.get('/api/v1/overview'))));
     assert.is(new Set(rest).size, 272, 'the embedded catalog names 272 pictures');
     await assertPictures(server, rest);
 
     const fields = 'thumbnail images';
     const query = `{ ${FAMILIES.map((f) => `${f}(size: 50) { items { ${f === 'soundtracks' ? 'thumbnail' : fields} } }`).join(' ')} overview { thumbnail } }`;
-    const answer = await json<{ data: unknown }>(await fetch(`${server.url}/api/graphql`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ query }) }));
+    const answer = await json<{ data: unknown }>(
+      await fetch(`${server.url}/api/graphql`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({ query }),
+      }),
+    );
     const viaGraphql = pictureUrls(answer.data);
     assert.equal(new Set(viaGraphql), new Set(rest), 'GraphQL serves the same picture URLs');
   } finally {
@@ -83,7 +102,9 @@ test('a picture carries its type, a strong ETag, a long Cache-Control, nosniff a
     assert.match(first.headers.get('cache-control') ?? '', /max-age=\d{6,}/);
     assert.match(await first.text(), /<title id="t">Portrait of character [^<]+<\/title>/);
     // fetch adds `Cache-Control: no-cache` to a conditional request unless told otherwise, as a browser's reload does.
-    const again = await fetch(character!.thumbnail, { headers: { 'If-None-Match': etag, 'Cache-Control': 'max-age=0' } });
+    const again = await fetch(character!.thumbnail, {
+      headers: { 'If-None-Match': etag, 'Cache-Control': 'max-age=0' },
+    });
     assert.is(again.status, 304);
     assert.is((await server.get('/images/characters/nothing-here.svg')).status, 404);
   } finally {
@@ -96,7 +117,9 @@ test('with PUBLIC_URL the pictures are under it; the origin of a request is neve
   try {
     const path = '/api/v1/actors?size=1';
     const mine = await json<{ thumbnail: string }[]>(await server.get(path));
-    const theirs = JSON.parse((await raw(server, path, { Host: 'classroom.lan:8080' })).body.toString()) as { thumbnail: string }[];
+    const theirs = JSON.parse((await raw(server, path, { Host: 'classroom.lan:8080' })).body.toString()) as {
+      thumbnail: string;
+    }[];
     assert.ok(mine[0]!.thumbnail.startsWith(server.url));
     assert.ok(theirs[0]!.thumbnail.startsWith('http://classroom.lan:8080/images/'), theirs[0]!.thumbnail);
     assert.ok((await server.get(path)).headers.get('vary')?.includes('Host'));
@@ -149,10 +172,17 @@ test('an SVG picture is compressed once per encoding, with Vary, a tag per encod
       assert.equal(decode(answer.body), plain.body);
       assert.match(String(answer.headers.etag), /^"[^"]+"$/);
       tags.add(answer.headers.etag);
-      const again = await raw(server, path, { 'Accept-Encoding': accept, 'If-None-Match': String(answer.headers.etag) });
+      const again = await raw(server, path, {
+        'Accept-Encoding': accept,
+        'If-None-Match': String(answer.headers.etag),
+      });
       assert.is(again.status, 304, encoding);
       assert.is(again.headers.etag, answer.headers.etag);
-      assert.is((await raw(server, path, { 'If-None-Match': String(answer.headers.etag) })).status, 200, `the ${encoding} tag does not stand for the plain bytes`);
+      assert.is(
+        (await raw(server, path, { 'If-None-Match': String(answer.headers.etag) })).status,
+        200,
+        `the ${encoding} tag does not stand for the plain bytes`,
+      );
     }
     assert.is(tags.size, 3, 'each encoding has a tag of its own');
   } finally {
@@ -171,9 +201,16 @@ test('a page of character cards shows every picture in a browser with nothing of
   const server = await startApp();
   const browser = await offlineBrowser(await tempDir());
   try {
-    const characters = await json<{ first_name: string; thumbnail: string; images: string[] }[]>(await server.get('/api/v1/characters?size=50'));
+    const characters = await json<{ first_name: string; thumbnail: string; images: string[] }[]>(
+      await server.get('/api/v1/characters?size=50'),
+    );
     await browser.page.goto(`${server.url}/api/ping`);
-    const cards = characters.map((c) => `<figure><img src="${c.thumbnail}" alt=""><figcaption>${c.first_name}</figcaption>${c.images.map((i) => `<img src="${i}" alt="">`).join('')}</figure>`).join('');
+    const cards = characters
+      .map(
+        (c) =>
+          `<figure><img src="${c.thumbnail}" alt=""><figcaption>${c.first_name}</figcaption>${c.images.map((i) => `<img src="${i}" alt="">`).join('')}</figure>`,
+      )
+      .join('');
     await browser.page.setContent(cards, { waitUntil: 'load' });
     // A string, so the test's types need no DOM: every <img>, decoded, with its natural width.
     const sizes = await browser.page.evaluate<{ src: string; width: number }[]>(
@@ -192,7 +229,8 @@ test('a page of character cards shows every picture in a browser with nothing of
 test('check-data refuses contributed SVGs with a script, an event handler or an external reference, and accepts a clean one', async () => {
   const dir = await tempDir();
   await cp(join(ROOT, 'data'), dir, { recursive: true });
-  const svg = (inside: string, attributes = '') => `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 10"${attributes}><title>x</title>${inside}</svg>`;
+  const svg = (inside: string, attributes = '') =>
+    `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 10"${attributes}><title>x</title>${inside}</svg>`;
   const files: Record<string, string> = {
     'clean.svg': svg('<rect width="10" height="10" fill="url(#g)"/>'),
     'script.svg': svg('<script>alert(1)</script>'),
@@ -213,10 +251,22 @@ test('check-data refuses contributed SVGs with a script, an event handler or an 
   const text = lines.join('\n');
   assert.not.match(text, /clean\.svg/);
   assert.match(text, /record 1 .*\/thumbnail: images\/contributed\/script\.svg is an SVG with a <script> element/);
-  assert.match(text, /record 2 .*\/thumbnail: images\/contributed\/onload\.svg is an SVG with an event handler attribute/);
-  assert.match(text, /record 3 .*\/thumbnail: images\/contributed\/external\.svg is an SVG with an href to another document/);
-  assert.match(text, /record 4 .*\/thumbnail: images\/contributed\/style\.svg is an SVG with a url\(…\) to another document/);
-  assert.match(text, /record 5 .*\/thumbnail: images\/contributed\/not-a-png\.png is a image\/svg\+xml file but its name says image\/png/);
+  assert.match(
+    text,
+    /record 2 .*\/thumbnail: images\/contributed\/onload\.svg is an SVG with an event handler attribute/,
+  );
+  assert.match(
+    text,
+    /record 3 .*\/thumbnail: images\/contributed\/external\.svg is an SVG with an href to another document/,
+  );
+  assert.match(
+    text,
+    /record 4 .*\/thumbnail: images\/contributed\/style\.svg is an SVG with a url\(…\) to another document/,
+  );
+  assert.match(
+    text,
+    /record 5 .*\/thumbnail: images\/contributed\/not-a-png\.png is a image\/svg\+xml file but its name says image\/png/,
+  );
   assert.match(text, /record 6 .*\/thumbnail: '\/images\/contributed\/missing\.svg' is not a file under images\//);
 });
 

@@ -12,10 +12,16 @@ const external = Object.values(networkInterfaces())
   .filter((address): address is NetworkInterfaceInfo => address !== undefined && !address.internal);
 
 /** The URLs the boot lines give for the machine's networks. */
-const networkLine = (output: string) => (/on this machine's networks: (.*)/.exec(output)?.[1] ?? '').split(', ').filter(Boolean);
+const networkLine = (output: string) =>
+  (/on this machine's networks: (.*)/.exec(output)?.[1] ?? '').split(', ').filter(Boolean);
 
 test('bound to :: the boot lines give every IPv4 address and every routable IPv6 one in brackets, each answering', async () => {
-  const server = startServer({ ...TEST_ENV, LOG_LEVEL: 'info', HOST: '::', ACCOUNTS_FILE: join(await tempDir(), 'accounts.json') });
+  const server = startServer({
+    ...TEST_ENV,
+    LOG_LEVEL: 'info',
+    HOST: '::',
+    ACCOUNTS_FILE: join(await tempDir(), 'accounts.json'),
+  });
   try {
     const port = new URL(await listeningUrl(server)).port;
     const listed = networkLine(server.output());
@@ -32,8 +38,16 @@ test('bound to :: the boot lines give every IPv4 address and every routable IPv6
 });
 
 test('bound to 0.0.0.0 only IPv4 addresses are given; bound to one address, none', async () => {
-  for (const [host, family] of [['0.0.0.0', 'IPv4'], ['127.0.0.1', undefined]] as const) {
-    const server = startServer({ ...TEST_ENV, LOG_LEVEL: 'info', HOST: host, ACCOUNTS_FILE: join(await tempDir(), 'accounts.json') });
+  for (const [host, family] of [
+    ['0.0.0.0', 'IPv4'],
+    ['127.0.0.1', undefined],
+  ] as const) {
+    const server = startServer({
+      ...TEST_ENV,
+      LOG_LEVEL: 'info',
+      HOST: host,
+      ACCOUNTS_FILE: join(await tempDir(), 'accounts.json'),
+    });
     try {
       const port = new URL(await listeningUrl(server)).port;
       const expected = external.filter((a) => a.family === family).map((a) => `http://${a.address}:${port}`);

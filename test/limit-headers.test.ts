@@ -24,8 +24,16 @@ test('the limit headers of a budget: its fixed policy, and the count and time le
   assert.is(later.RateLimit, '"anonymous";r=0;t=1');
   assert.is(later['X-Rate-Limit-Reset'], '1795000060');
   // A window already over (a verdict computed just before it ended) never shows a negative time.
-  assert.is(named(anonymous, { allowed: true, limit: 60, remaining: 10, reset: now }, now + 2_000).RateLimit, '"anonymous";r=10;t=0');
-  assert.is(named(limitHeaders('basic', 1000, 3600), { allowed: true, limit: 1000, remaining: 1, reset: now }, now)['RateLimit-Policy'], '"basic";q=1000;w=3600');
+  assert.is(
+    named(anonymous, { allowed: true, limit: 60, remaining: 10, reset: now }, now + 2_000).RateLimit,
+    '"anonymous";r=10;t=0',
+  );
+  assert.is(
+    named(limitHeaders('basic', 1000, 3600), { allowed: true, limit: 1000, remaining: 1, reset: now }, now)[
+      'RateLimit-Policy'
+    ],
+    '"basic";q=1000;w=3600',
+  );
 });
 
 test("clients' verdicts in turn each get their own reset time and count, large ones included", () => {

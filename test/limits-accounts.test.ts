@@ -6,7 +6,14 @@ import { json, startApp } from './helpers/http.ts';
 
 type Row = Record<string, unknown>;
 
-const tiers = { RATE_LIMIT: 'on', RATE_LIMIT_ANONYMOUS: '2', RATE_LIMIT_BASIC: '4', RATE_LIMIT_DEV: '6', RATE_LIMIT_MAINTAINER: '7', AUTH_RATE_LIMIT: '100' };
+const tiers = {
+  RATE_LIMIT: 'on',
+  RATE_LIMIT_ANONYMOUS: '2',
+  RATE_LIMIT_BASIC: '4',
+  RATE_LIMIT_DEV: '6',
+  RATE_LIMIT_MAINTAINER: '7',
+  AUTH_RATE_LIMIT: '100',
+};
 
 /** Statuses of `n` pings with `token`. */
 async function pings(url: string, n: number, token?: string): Promise<{ statuses: number[]; last: Response }> {
@@ -71,7 +78,12 @@ test('a refused token counts against its address, then gets its 401', async () =
 });
 
 test('failed sign-ins per username are limited whatever the address', async () => {
-  const server = await startApp({ RATE_LIMIT: 'on', TRUST_PROXY: 'true', AUTH_RATE_LIMIT: '100', LOGIN_FAILURE_LIMIT: '3' });
+  const server = await startApp({
+    RATE_LIMIT: 'on',
+    TRUST_PROXY: 'true',
+    AUTH_RATE_LIMIT: '100',
+    LOGIN_FAILURE_LIMIT: '3',
+  });
   try {
     await registered(server.url, 'target');
     const attempt = (password: string, address: string, path = '/api/v1/auth/authenticate') =>
@@ -81,9 +93,16 @@ test('failed sign-ins per username are limited whatever the address', async () =
     assert.is(blocked.status, 429, 'even the right password, from a new address');
     assert.match(String(blocked.body.message), /^Too many failed sign-ins for username 'user_target'; retry in \d+ s$/);
     assert.ok(Number(blocked.headers.get('retry-after')) > 0);
-    assert.is((await attempt('password of target', '203.0.113.99', '/api/v1/auth/delete')).status, 429, 'deletion is guarded too');
+    assert.is(
+      (await attempt('password of target', '203.0.113.99', '/api/v1/auth/delete')).status,
+      429,
+      'deletion is guarded too',
+    );
     await registered(server.url, 'bystander');
-    const other = await post(server.url, '/api/v1/auth/authenticate', { username: 'user_bystander', password: 'password of bystander' });
+    const other = await post(server.url, '/api/v1/auth/authenticate', {
+      username: 'user_bystander',
+      password: 'password of bystander',
+    });
     assert.is(other.status, 200, 'other usernames are unaffected');
   } finally {
     await server.close();
@@ -94,7 +113,8 @@ test('sign-ups count against the stricter auth budget per address', async () => 
   const server = await startApp({ RATE_LIMIT: 'on', AUTH_RATE_LIMIT: '2' });
   try {
     const statuses = [];
-    for (let i = 0; i < 3; i++) statuses.push((await post(server.url, '/api/v1/auth/register', newUser(`burst${i}`))).status);
+    for (let i = 0; i < 3; i++)
+      statuses.push((await post(server.url, '/api/v1/auth/register', newUser(`burst${i}`))).status);
     assert.equal(statuses, [201, 201, 429]);
   } finally {
     await server.close();

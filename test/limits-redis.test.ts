@@ -30,7 +30,8 @@ async function flush(): Promise<void> {
   client.disconnect();
 }
 
-const connected = (server: TestServer) => async () => (await server.get('/api/v1/endpoints')).headers.get('x-rate-limit-limit') !== null;
+const connected = (server: TestServer) => async () =>
+  (await server.get('/api/v1/endpoints')).headers.get('x-rate-limit-limit') !== null;
 
 test('two instances on one Redis share one budget per client', async () => {
   // A generous timeout: on a loaded machine a slow answer must not let a request through here.
@@ -72,8 +73,15 @@ test('two counters on one Redis under a concurrent flood: exactly the limit is a
       verdicts.push(...(await Promise.all(Array.from({ length: 50 }, (_, i) => (i % 2 ? a : b).hit('203.0.113.7')))));
     }
     assert.is(verdicts.filter((v) => v.allowed).length, 300, 'exactly the limit, across both');
-    const remaining = verdicts.filter((v) => v.allowed).map((v) => v.remaining).sort((x, y) => x - y);
-    assert.equal(remaining, Array.from({ length: 300 }, (_, i) => i), 'every place given once: each remaining count once');
+    const remaining = verdicts
+      .filter((v) => v.allowed)
+      .map((v) => v.remaining)
+      .sort((x, y) => x - y);
+    assert.equal(
+      remaining,
+      Array.from({ length: 300 }, (_, i) => i),
+      'every place given once: each remaining count once',
+    );
     // Far from its limit, a busy client costs a round trip per batch of places, not per request.
     const roomy = new RedisCounter(one, 'rate:roomy', 1_000_000, 60_000);
     const before = await commandsRun(one);
@@ -97,11 +105,18 @@ test('places an instance took ahead and did not use cost the client at most a bo
     let allowed = 50;
     for (let i = 0; i < 1100; i++) if ((await b.hit('198.51.100.4')).allowed) allowed++;
     assert.ok(allowed <= 1000, `${allowed} allowed: never more than the limit`);
-    assert.ok(allowed >= 1000 - 1.5 * MAX_LEASE, `${allowed} allowed: at most ${1.5 * MAX_LEASE} places lost to a's lease`);
+    assert.ok(
+      allowed >= 1000 - 1.5 * MAX_LEASE,
+      `${allowed} allowed: at most ${1.5 * MAX_LEASE} places lost to a's lease`,
+    );
     const single = new RedisCounter(one, 'rate:alone', 5, 60_000);
     const one_by_one = [];
     for (let i = 0; i < 7; i++) one_by_one.push((await single.hit('192.0.2.1')).allowed);
-    assert.equal(one_by_one, [true, true, true, true, true, false, false], 'a client that is not busy is counted exactly');
+    assert.equal(
+      one_by_one,
+      [true, true, true, true, true, false, false],
+      'a client that is not busy is counted exactly',
+    );
   } finally {
     one.disconnect();
     two.disconnect();
@@ -117,7 +132,8 @@ test('failed sign-ins are counted in Redis: failures on one instance block the u
     await eventually(connected(b), 'instance b reaches Redis');
     await flush();
     await registered(a.url, 'shared');
-    const attempt = (url: string, password: string) => post(url, '/api/v1/auth/authenticate', { username: 'user_shared', password });
+    const attempt = (url: string, password: string) =>
+      post(url, '/api/v1/auth/authenticate', { username: 'user_shared', password });
     assert.is((await attempt(a.url, 'wrong one')).status, 401);
     assert.is((await attempt(b.url, 'wrong two')).status, 401);
     assert.is((await attempt(a.url, 'password of shared')).status, 429);

@@ -13,17 +13,41 @@ function spellings(path: string): string[] {
   const upper = path.toUpperCase();
   const mixed = path.replace(/[a-z]/g, (c, i: number) => (i % 2 ? c.toUpperCase() : c));
   const encoded = path.replace(/v1\/(\w)/, (_m, c: string) => `v1/%${c.charCodeAt(0).toString(16)}`);
-  return [path, upper, mixed, `${path}/`, `${upper}/`, encoded, path.replace('/v1/', '//v1/'), path.replace('/v1/', '/./v1/'), path.replace('/v1/', '/x/../v1/'), `${path}?`, `${path}#frag`, `/${path}`];
+  return [
+    path,
+    upper,
+    mixed,
+    `${path}/`,
+    `${upper}/`,
+    encoded,
+    path.replace('/v1/', '//v1/'),
+    path.replace('/v1/', '/./v1/'),
+    path.replace('/v1/', '/x/../v1/'),
+    `${path}?`,
+    `${path}#frag`,
+    `/${path}`,
+  ];
 }
 
 test('every spelling of a read is counted in the anonymous budget: none is served once it is spent', async () => {
   const server = await startApp({ RATE_LIMIT: 'on', RATE_LIMIT_ANONYMOUS: '5' });
   try {
     for (let i = 0; i < 5; i++) assert.is((await server.get('/api/v1/actors')).status, 200);
-    const paths = [...spellings('/api/v1/actors'), ...spellings('/api/v1/episodes'), ...spellings(`/api/v1/actors/${actor!.uuid}`), `http://127.0.0.1:${server.port}/API/V1/ACTORS`];
+    const paths = [
+      ...spellings('/api/v1/actors'),
+      ...spellings('/api/v1/episodes'),
+      ...spellings(`/api/v1/actors/${actor!.uuid}`),
+      `http://127.0.0.1:${server.port}/API/V1/ACTORS`,
+    ];
     for (const path of paths) {
-      const answer = await exchange(server.port, `GET ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n`);
-      assert.ok(answer.status === 429 || answer.status === 400, `${path}: ${answer.status} ${answer.body.slice(0, 120)}`);
+      const answer = await exchange(
+        server.port,
+        `GET ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n`,
+      );
+      assert.ok(
+        answer.status === 429 || answer.status === 400,
+        `${path}: ${answer.status} ${answer.body.slice(0, 120)}`,
+      );
       if (answer.status === 429) assert.is(answer.headers['ratelimit-policy'], '"anonymous";q=5;w=60', path);
     }
   } finally {
@@ -35,18 +59,27 @@ test('every spelling of an auth endpoint is counted in the auth budget and creat
   const server = await startApp({ RATE_LIMIT: 'on', AUTH_RATE_LIMIT: '2', RATE_LIMIT_ANONYMOUS: '1000' });
   try {
     const register = (path: string, n: number) =>
-      exchange(server.port, `POST ${path} HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${JSON.stringify(newUser(n)).length}\r\nConnection: close\r\n\r\n${JSON.stringify(newUser(n))}`);
+      exchange(
+        server.port,
+        `POST ${path} HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${JSON.stringify(newUser(n)).length}\r\nConnection: close\r\n\r\n${JSON.stringify(newUser(n))}`,
+      );
     assert.is((await register('/api/v1/auth/register', 0)).status, 201);
     assert.is((await register('/api/v1/auth/register', 1)).status, 201);
     let n = 2;
-    for (const path of [...spellings('/api/v1/auth/register'), ...spellings('/api/v1/Auth/authenticate'), ...spellings('/api/v1/auth/delete')]) {
+    for (const path of [
+      ...spellings('/api/v1/auth/register'),
+      ...spellings('/api/v1/Auth/authenticate'),
+      ...spellings('/api/v1/auth/delete'),
+    ]) {
       const answer = await register(path, n++);
       assert.is.not(answer.status, 201, `${path} created an account`);
       assert.ok([429, 404, 400].includes(answer.status), `${path}: ${answer.status}`);
       // Whatever the router serves as an auth endpoint is counted in the auth budget, never the larger one.
       if (answer.status === 429) assert.is(answer.headers['ratelimit-policy'], '"auth";q=2;w=60', path);
     }
-    const stored = (JSON.parse(await readFile(server.file, 'utf8')) as { accounts: { username: string }[] }).accounts.map((a) => a.username);
+    const stored = (
+      JSON.parse(await readFile(server.file, 'utf8')) as { accounts: { username: string }[] }
+    ).accounts.map((a) => a.username);
     assert.equal(stored, ['user_0', 'user_1']);
   } finally {
     await server.close();
@@ -58,7 +91,15 @@ test('the health check and the reference page count in no budget, in any spellin
   try {
     for (let i = 0; i < 2; i++) await server.get('/api/v1/endpoints');
     assert.is((await server.get('/api/v1/endpoints')).status, 429);
-    for (const path of ['/api/ping', '/API/PING', '/api/ping/', '/api/docs', '/api/docs/swagger-ui.css', '/api/openapi.json', '/']) {
+    for (const path of [
+      '/api/ping',
+      '/API/PING',
+      '/api/ping/',
+      '/api/docs',
+      '/api/docs/swagger-ui.css',
+      '/api/openapi.json',
+      '/',
+    ]) {
       for (let i = 0; i < 3; i++) {
         const answer = await fetch(server.url + path, { redirect: 'manual' });
         assert.ok(answer.status < 400, `${path}: ${answer.status}`);
@@ -75,7 +116,8 @@ test('behind one proxy the address is the rightmost X-Forwarded-For entry: a for
   try {
     const statuses: number[] = [];
     // What nginx's $proxy_add_x_forwarded_for sends when the client wrote its own header first.
-    for (let i = 0; i < 30; i++) statuses.push((await server.get('/api/v1/endpoints', { 'X-Forwarded-For': `10.9.8.${i}, 203.0.113.7` })).status);
+    for (let i = 0; i < 30; i++)
+      statuses.push((await server.get('/api/v1/endpoints', { 'X-Forwarded-For': `10.9.8.${i}, 203.0.113.7` })).status);
     assert.equal(statuses.filter((s) => s === 200).length, 20);
     assert.equal(statuses.slice(20), Array(10).fill(429));
     const other = await server.get('/api/v1/endpoints', { 'X-Forwarded-For': '203.0.113.7, 198.51.100.9' });
@@ -91,9 +133,14 @@ test('behind two proxies the second entry from the right is the client', async (
   const server = await startApp({ RATE_LIMIT: 'on', RATE_LIMIT_ANONYMOUS: '3', TRUST_PROXY: '2' });
   try {
     const statuses: number[] = [];
-    for (let i = 0; i < 5; i++) statuses.push((await server.get('/api/v1/endpoints', { 'X-Forwarded-For': `6.6.6.${i}, 203.0.113.7, 10.0.0.${i}` })).status);
+    for (let i = 0; i < 5; i++)
+      statuses.push(
+        (await server.get('/api/v1/endpoints', { 'X-Forwarded-For': `6.6.6.${i}, 203.0.113.7, 10.0.0.${i}` })).status,
+      );
     assert.equal(statuses, [200, 200, 200, 429, 429]);
-    const refused = await json<Row>(await server.get('/api/v1/endpoints', { 'X-Forwarded-For': '203.0.113.7, 10.0.0.1' }));
+    const refused = await json<Row>(
+      await server.get('/api/v1/endpoints', { 'X-Forwarded-For': '203.0.113.7, 10.0.0.1' }),
+    );
     assert.match(String(refused.message), /^Too many requests from address 203\.0\.113\.7:/);
   } finally {
     await server.close();
@@ -101,11 +148,27 @@ test('behind two proxies the second entry from the right is the client', async (
 });
 
 test('a trusted X-Forwarded-For entry that is not an address counts against the peer, with one warning', async () => {
-  const server = await startApp({ RATE_LIMIT: 'on', RATE_LIMIT_ANONYMOUS: '20', AUTH_RATE_LIMIT: '3', TRUST_PROXY: '1' });
+  const server = await startApp({
+    RATE_LIMIT: 'on',
+    RATE_LIMIT_ANONYMOUS: '20',
+    AUTH_RATE_LIMIT: '3',
+    TRUST_PROXY: '1',
+  });
   try {
     // Each a different value in the trusted place: none may open a budget of its own. The same
     // URL again and again is answered by the fast path after the first time, a new URL by Koa.
-    const garbage = (i: number) => [`w${i}`, `unknown-${i}`, `${i}`, `127.${i}`, `0x7f.0.0.${i}`, `1.2.3.${i}.5`, `[nope${i}]`, `${'x'.repeat(200)}${i}`, ` `][i % 9]!;
+    const garbage = (i: number) =>
+      [
+        `w${i}`,
+        `unknown-${i}`,
+        `${i}`,
+        `127.${i}`,
+        `0x7f.0.0.${i}`,
+        `1.2.3.${i}.5`,
+        `[nope${i}]`,
+        `${'x'.repeat(200)}${i}`,
+        ` `,
+      ][i % 9]!;
     const statuses: number[] = [];
     for (let i = 0; i < 30; i++) {
       const path = i % 2 ? '/api/v1/endpoints' : `/api/v1/endpoints?i=${i}`;
@@ -114,9 +177,22 @@ test('a trusted X-Forwarded-For entry that is not an address counts against the 
     assert.is(statuses.filter((s) => s !== 429).length, 20, `statuses: ${statuses.join(' ')}`);
     const refused = await json<Row>(await server.get('/api/v1/endpoints', { 'X-Forwarded-For': 'garbage' }));
     assert.match(String(refused.message), /^Too many requests from address 127\.0\.0\.1:/, 'counted against the peer');
-    assert.is((await server.get('/api/v1/endpoints', { 'X-Forwarded-For': '203.0.113.7:4711' })).status, 200, 'an address with a port is an address');
+    assert.is(
+      (await server.get('/api/v1/endpoints', { 'X-Forwarded-For': '203.0.113.7:4711' })).status,
+      200,
+      'an address with a port is an address',
+    );
     const auth = [];
-    for (let i = 0; i < 5; i++) auth.push((await fetch(`${server.url}/api/v1/auth/authenticate`, { method: 'POST', headers: { 'Content-Type': 'application/json', 'X-Forwarded-For': `bad-${i}` }, body: '{}' })).status);
+    for (let i = 0; i < 5; i++)
+      auth.push(
+        (
+          await fetch(`${server.url}/api/v1/auth/authenticate`, {
+            method: 'POST',
+            headers: { 'Content-Type': 'application/json', 'X-Forwarded-For': `bad-${i}` },
+            body: '{}',
+          })
+        ).status,
+      );
     assert.equal(auth.slice(3), [429, 429], `the auth budget too: ${auth.join(' ')}`);
     await server.close();
     const warnings = server.warnings.filter((line) => line.includes('X-Forwarded-For'));
@@ -128,21 +204,36 @@ test('a trusted X-Forwarded-For entry that is not an address counts against the 
 });
 
 test('IPv6 clients are counted by their /64, IPv4-mapped addresses as IPv4, in every budget', async () => {
-  const server = await startApp({ RATE_LIMIT: 'on', RATE_LIMIT_ANONYMOUS: '4', AUTH_RATE_LIMIT: '2', TRUST_PROXY: '1' });
+  const server = await startApp({
+    RATE_LIMIT: 'on',
+    RATE_LIMIT_ANONYMOUS: '4',
+    AUTH_RATE_LIMIT: '2',
+    TRUST_PROXY: '1',
+  });
   try {
     const from = (address: string) => ({ 'X-Forwarded-For': address });
     const statuses: number[] = [];
-    for (let i = 1; i <= 6; i++) statuses.push((await server.get('/api/v1/endpoints', from(`2001:db8:7:1:${i.toString(16)}:0:0:${i}`))).status);
+    for (let i = 1; i <= 6; i++)
+      statuses.push((await server.get('/api/v1/endpoints', from(`2001:db8:7:1:${i.toString(16)}:0:0:${i}`))).status);
     assert.equal(statuses, [200, 200, 200, 200, 429, 429], 'rotating addresses inside one /64');
     const refused = await json<Row>(await server.get('/api/v1/endpoints', from('2001:0db8:0007:0001::ffff')));
     assert.match(String(refused.message), /address 2001:db8:7:1::\/64/);
-    assert.is((await server.get('/api/v1/endpoints', from('2001:db8:7:2::1'))).status, 200, 'the next /64 is another client');
+    assert.is(
+      (await server.get('/api/v1/endpoints', from('2001:db8:7:2::1'))).status,
+      200,
+      'the next /64 is another client',
+    );
     const mapped: number[] = [];
     for (const address of ['198.51.100.4', '::ffff:198.51.100.4', '::ffff:c633:6404', '198.51.100.4', '198.51.100.4']) {
       mapped.push((await server.get('/api/v1/endpoints', from(address))).status);
     }
     assert.equal(mapped, [200, 200, 200, 200, 429], 'one IPv4 client however its address is written');
-    const auth = (address: string) => fetch(`${server.url}/api/v1/auth/authenticate`, { method: 'POST', headers: { 'Content-Type': 'application/json', ...from(address) }, body: '{}' });
+    const auth = (address: string) =>
+      fetch(`${server.url}/api/v1/auth/authenticate`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', ...from(address) },
+        body: '{}',
+      });
     const authStatuses = [];
     for (let i = 1; i <= 3; i++) authStatuses.push((await auth(`2001:db8:9:9::${i}`)).status);
     assert.equal(authStatuses.slice(2), [429], 'the auth budget is per /64 too');

@@ -31,7 +31,10 @@ test('the N+1th anonymous request is a 429 in the error shape with every limit h
     assert.is(body.code, 429);
     assert.is(body.status, 'Too Many Requests');
     assert.is(body.method, 'POST');
-    assert.match(String(body.message), /^Too many requests from address 127\.0\.0\.1: the anonymous tier allows 3 per 60 s; retry in \d+ s$/);
+    assert.match(
+      String(body.message),
+      /^Too many requests from address 127\.0\.0\.1: the anonymous tier allows 3 per 60 s; retry in \d+ s$/,
+    );
   } finally {
     await server.close();
   }
@@ -76,7 +79,12 @@ test('TRUST_PROXY decides whether X-Forwarded-For names the client', async () =>
 test('the auth endpoints have their own stricter budget per address', async () => {
   const server = await startApp({ RATE_LIMIT: 'on', RATE_LIMIT_ANONYMOUS: '100', AUTH_RATE_LIMIT: '2' });
   try {
-    const post = () => fetch(`${server.url}/api/v1/auth/authenticate`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{}' });
+    const post = () =>
+      fetch(`${server.url}/api/v1/auth/authenticate`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: '{}',
+      });
     assert.is.not((await post()).status, 429);
     const second = await post();
     assert.is(second.headers.get('ratelimit-policy'), '"auth";q=2;w=60');
@@ -170,7 +178,12 @@ test('a window ends on time whichever generation holds the key', () => {
 
 test('login failures: the limit per username holds, other usernames and expiry are unaffected', async () => {
   const limits = await RateLimits.open(
-    { windowSeconds: 60, tiers: { anonymous: 60, BASIC: 60, DEV: 60, MAINTAINER: 60, ADMIN: Infinity }, auth: 10, loginFailures: { limit: 3, windowMinutes: 0.0025 } },
+    {
+      windowSeconds: 60,
+      tiers: { anonymous: 60, BASIC: 60, DEV: 60, MAINTAINER: 60, ADMIN: Infinity },
+      auth: 10,
+      loginFailures: { limit: 3, windowMinutes: 0.0025 },
+    },
     createLogger({ level: 'silent', format: 'text' }),
   );
   for (let i = 0; i < 3; i++) {

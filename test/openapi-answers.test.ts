@@ -14,7 +14,13 @@ const KNOWN_HEADERS = Object.keys(resolved.components.headers);
  * operation lists, every header the document knows that the answer carries is declared for
  * that status, and a JSON body matches the declared schema. Returns the answer and its body.
  */
-async function conforms(target: TestServer, method: string, template: string, path: string, init: RequestInit = {}): Promise<{ response: Response; body: unknown }> {
+async function conforms(
+  target: TestServer,
+  method: string,
+  template: string,
+  path: string,
+  init: RequestInit = {},
+): Promise<{ response: Response; body: unknown }> {
   const response = await fetch(target.url + path, { method, redirect: 'manual', ...init });
   const where = `${method} ${path} → ${response.status}`;
   const answer = operation(resolved, method, template).responses[String(response.status)] as Json | undefined;
@@ -33,25 +39,38 @@ async function conforms(target: TestServer, method: string, template: string, pa
 }
 
 const firsts = new Map<string, Json>();
-for (const name of ['overview', 'actors', 'characters', 'episodes', 'seasons', 'locations', 'soundtracks', 'games']) firsts.set(name, (await dataFile(`${name}.json`))[0]!);
+for (const name of ['overview', 'actors', 'characters', 'episodes', 'seasons', 'locations', 'soundtracks', 'games'])
+  firsts.set(name, (await dataFile(`${name}.json`))[0]!);
 const fill = await exampleUrls(resolved);
 
 test('every GET of the document answers as documented, body and headers', async () => {
-  const gets = documentedRoutes(resolved).filter((r) => r.startsWith('GET ')).map((r) => r.slice(4));
+  const gets = documentedRoutes(resolved)
+    .filter((r) => r.startsWith('GET '))
+    .map((r) => r.slice(4));
   for (const template of gets) {
     const { response } = await conforms(server, 'GET', template, fill(template));
     assert.ok(response.status < 400, `GET ${fill(template)}: ${response.status}`);
     // A route is counted where the document lists a 429 for it, and then its answers carry its budget.
     const counted = '429' in operation(resolved, 'GET', template).responses;
-    assert.is(response.headers.has('RateLimit-Policy'), counted, `GET ${fill(template)}: ${counted ? 'counted, and sends no RateLimit-Policy' : 'free, and sends RateLimit-Policy'}`);
+    assert.is(
+      response.headers.has('RateLimit-Policy'),
+      counted,
+      `GET ${fill(template)}: ${counted ? 'counted, and sends no RateLimit-Policy' : 'free, and sends RateLimit-Policy'}`,
+    );
   }
 });
 
 test('lists with filters, sort, paging and a language conform, in every language', async () => {
-  await conforms(server, 'GET', '/api/v1/episodes', '/api/v1/episodes?language=pt-BR&duration=%3E100&sort=duration,desc&size=3&page=2');
+  await conforms(
+    server,
+    'GET',
+    '/api/v1/episodes',
+    '/api/v1/episodes?language=pt-BR&duration=%3E100&sort=duration,desc&size=3&page=2',
+  );
   await conforms(server, 'GET', '/api/v1/actors', '/api/v1/actors?gender=:1,2&nicknames=*a&size=50');
   for (const language of ['en-US', 'pt-BR', 'es-ES']) {
-    for (const family of ['seasons', 'locations', 'games']) await conforms(server, 'GET', `/api/v1/${family}`, `/api/v1/${family}?language=${language}&size=50`);
+    for (const family of ['seasons', 'locations', 'games'])
+      await conforms(server, 'GET', `/api/v1/${family}`, `/api/v1/${family}?language=${language}&size=50`);
     await conforms(server, 'GET', '/api/v1/overview', `/api/v1/overview?language=${language}`);
   }
 });
@@ -64,20 +83,36 @@ test('error answers are documented for their operation and have the Error shape'
     ['/api/v1/episodes', '/api/v1/episodes?language=xx-XX', 400],
     ['/api/v1/actors/{uuid}', '/api/v1/actors/not-a-uuid', 400],
     ['/api/v1/actors/{uuid}', `/api/v1/actors/${unknown}`, 404],
-    ['/api/v1/episodes/{uuid}/translations/{language}', `/api/v1/episodes/${firsts.get('episodes')!.uuid}/translations/xx-XX`, 404],
+    [
+      '/api/v1/episodes/{uuid}/translations/{language}',
+      `/api/v1/episodes/${firsts.get('episodes')!.uuid}/translations/xx-XX`,
+      404,
+    ],
     ['/api/v1/actors/{uuid}/socials/{social}', `/api/v1/actors/${firsts.get('actors')!.uuid}/socials/myspace`, 404],
     ['/api/v1/overview/{uuid}', `/api/v1/overview/${unknown}`, 404],
     ['/api/docs/{asset}', '/api/docs/index.html', 404],
   ];
-  for (const [template, path, status] of cases) assert.is((await conforms(server, 'GET', template, path)).response.status, status, path);
-  const refused = await conforms(server, 'GET', '/api/v1/actors', '/api/v1/actors', { headers: { Authorization: 'Bearer not.a.token' } });
+  for (const [template, path, status] of cases)
+    assert.is((await conforms(server, 'GET', template, path)).response.status, status, path);
+  const refused = await conforms(server, 'GET', '/api/v1/actors', '/api/v1/actors', {
+    headers: { Authorization: 'Bearer not.a.token' },
+  });
   assert.is(refused.response.status, 401);
 });
 
 test('the account endpoints answer as documented', async () => {
   const post = (name: string, body: unknown, type = 'application/json') =>
-    conforms(server, 'POST', `/api/v1/auth/${name}`, `/api/v1/auth/${name}`, { headers: { 'Content-Type': type }, body: JSON.stringify(body) });
-  const account = { first_name: 'Doc', last_name: 'Reader', username: 'docreader', email: 'doc@example.org', password: 'a documented passphrase' };
+    conforms(server, 'POST', `/api/v1/auth/${name}`, `/api/v1/auth/${name}`, {
+      headers: { 'Content-Type': type },
+      body: JSON.stringify(body),
+    });
+  const account = {
+    first_name: 'Doc',
+    last_name: 'Reader',
+    username: 'docreader',
+    email: 'doc@example.org',
+    password: 'a documented passphrase',
+  };
   assert.is((await post('register', account)).response.status, 201);
   assert.is((await post('register', account)).response.status, 409);
   assert.is((await post('register', { username: 'x' })).response.status, 400);

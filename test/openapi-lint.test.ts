@@ -37,14 +37,30 @@ async function findings(args: string[]): Promise<string> {
 }
 
 test('Redocly (recommended rules, redocly.yaml) finds no error and no warning in the served document', async () => {
-  const output = await findings(['node_modules/@redocly/cli/bin/cli.js', 'lint', file, '--config', 'redocly.yaml', '--max-problems', '1000']);
+  const output = await findings([
+    'node_modules/@redocly/cli/bin/cli.js',
+    'lint',
+    file,
+    '--config',
+    'redocly.yaml',
+    '--max-problems',
+    '1000',
+  ]);
   // The summary line: with warnings it would say how many instead.
   assert.match(output, /Woohoo! Your API description is valid/, output);
   assert.not.match(output, /You have \d+ warnings?/, output);
 });
 
 test('Spectral (spectral:oas, .spectral.yaml) finds nothing at all in the served document', async () => {
-  const output = await findings(['node_modules/@stoplight/spectral-cli/dist/index.js', 'lint', file, '--ruleset', '.spectral.yaml', '--fail-severity', 'hint']);
+  const output = await findings([
+    'node_modules/@stoplight/spectral-cli/dist/index.js',
+    'lint',
+    file,
+    '--ruleset',
+    '.spectral.yaml',
+    '--fail-severity',
+    'hint',
+  ]);
   assert.match(output, /No results with a severity of 'hint' or higher found/, output);
 });
 

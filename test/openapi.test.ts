@@ -33,10 +33,14 @@ test('it is served as exactly application/json with an ETag, and 304 once the cl
   assert.match(String(etag), /^"[\w-]+"$/);
   // Through node:http: fetch adds `Cache-Control: no-cache` to conditional requests, which forbids a 304.
   const status = await new Promise<number>((resolve, reject) => {
-    get(`${server.url}/api/openapi.json`, { headers: { 'If-None-Match': etag!, 'Accept-Encoding': 'identity' } }, (res) => {
-      res.resume();
-      resolve(res.statusCode!);
-    }).on('error', reject);
+    get(
+      `${server.url}/api/openapi.json`,
+      { headers: { 'If-None-Match': etag!, 'Accept-Encoding': 'identity' } },
+      (res) => {
+        res.resume();
+        resolve(res.statusCode!);
+      },
+    ).on('error', reject);
   });
   assert.is(status, 304);
 });
@@ -44,12 +48,25 @@ test('it is served as exactly application/json with an ETag, and 304 once the cl
 test('it documents every route the router has, and no route the router lacks', () => {
   // The router the compiled server runs is built from these sources, wired by createApp; routes only register here.
   const served = new ServedCatalog(catalog, 2 ** 20);
-  const app = createApp(server.config, { served, log: createLogger({ level: 'silent', format: 'text' }), accounts: {} as AccountService, curator: {} as Curator });
+  const app = createApp(server.config, {
+    served,
+    log: createLogger({ level: 'silent', format: 'text' }),
+    accounts: {} as AccountService,
+    curator: {} as Curator,
+  });
   const routes = appRoutes(app).sort();
   const documented = documentedRoutes(doc).sort();
   assert.ok(routes.length > 40, `${routes.length} routes`);
-  assert.equal(routes.filter((r) => !documented.includes(r)), [], 'routes missing from the document');
-  assert.equal(documented.filter((r) => !routes.includes(r)), [], 'documented routes the router lacks');
+  assert.equal(
+    routes.filter((r) => !documented.includes(r)),
+    [],
+    'routes missing from the document',
+  );
+  assert.equal(
+    documented.filter((r) => !routes.includes(r)),
+    [],
+    'documented routes the router lacks',
+  );
   assert.is(new Set(routes).size, routes.length, 'no route twice');
 });
 
@@ -59,7 +76,10 @@ test('operation ids are unique and every path parameter is declared', () => {
     for (const [method, op] of Object.entries(item as Json)) {
       assert.not.ok(ids.has(op.operationId), `${op.operationId} twice`);
       ids.add(op.operationId);
-      const declared = (op.parameters ?? []).filter((p: Json) => p.in === 'path').map((p: Json) => p.name).sort();
+      const declared = (op.parameters ?? [])
+        .filter((p: Json) => p.in === 'path')
+        .map((p: Json) => p.name)
+        .sort();
       const templated = [...path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]).sort();
       assert.equal(declared, templated, `${method} ${path}`);
     }
@@ -72,7 +92,16 @@ test('each family list has paging, sort, order, its language, search, shape and 
     const parameters = operation(resolved, 'GET', `/api/v1/${family.name}`).parameters as Json[];
     const names = parameters.map((p) => p.name);
     const shape = relationsOf(family).length ? ['expand', 'fields'] : ['fields'];
-    const expected = ['page', 'size', 'sort', 'order', ...(family.translation ? ['language', 'Accept-Language'] : []), 'q', ...shape, ...family.fields.keys()];
+    const expected = [
+      'page',
+      'size',
+      'sort',
+      'order',
+      ...(family.translation ? ['language', 'Accept-Language'] : []),
+      'q',
+      ...shape,
+      ...family.fields.keys(),
+    ];
     assert.equal(names, expected, family.name);
     const expand = parameters.find((p) => p.name === 'expand');
     if (expand) assert.equal(expand['x-values'], relationsOf(family));
@@ -90,10 +119,15 @@ test('each family list has paging, sort, order, its language, search, shape and 
       const operators = FILTER_OPERATORS.filter((o) => o.applies(field)).map((o) => o.syntax);
       assert.equal(filter['x-filter'].type, field.kind, `${family.name}.${field.name}`);
       assert.equal(filter['x-filter'].operators, operators);
-      for (const syntax of operators) assert.ok(filter.description.includes(`\`${syntax}\``), `${field.name} describes ${syntax}`);
+      for (const syntax of operators)
+        assert.ok(filter.description.includes(`\`${syntax}\``), `${field.name} describes ${syntax}`);
       if (field.relation) {
         const target = field.list ? field.relation : `an? ${FAMILIES.get(field.relation)!.singular}`;
-        assert.match(filter.description, new RegExp(`hrefs? of ${target} \\(or (its|their) bare uuids?\\)`), `${family.name}.${field.name}`);
+        assert.match(
+          filter.description,
+          new RegExp(`hrefs? of ${target} \\(or (its|their) bare uuids?\\)`),
+          `${family.name}.${field.name}`,
+        );
       }
     }
   }
@@ -104,11 +138,15 @@ test('record schemas are the data schemas, with translated fields, language and 
   for (const family of FAMILIES.values()) {
     const name = family.singular[0]!.toUpperCase() + family.singular.slice(1);
     const served = schemas[name];
-    for (const [field, schema] of Object.entries(family.schema.properties!)) assert.equal(served.properties[field], schema, `${name}.${field}`);
+    for (const [field, schema] of Object.entries(family.schema.properties!))
+      assert.equal(served.properties[field], schema, `${name}.${field}`);
     for (const field of family.translation?.fields ?? []) assert.ok(field in served.properties, `${name}.${field}`);
     if (family.translation) {
       assert.ok(served.required.includes('language') && served.required.includes('languages'), name);
-      assert.not.ok(family.translation.parentKey in served.properties, `${name} has no ${family.translation.parentKey}`);
+      assert.not.ok(
+        family.translation.parentKey in served.properties,
+        `${name} has no ${family.translation.parentKey}`,
+      );
       assert.ok(schemas[`${name}Translation`], `${name}Translation`);
     }
   }
@@ -122,11 +160,18 @@ test('the account endpoints take the bodies the service validates, and name the 
     bearerFormat: 'JWT',
     description: 'A token from `/api/v1/auth/register` or `/api/v1/auth/authenticate`',
   });
-  const bodies = { register: REGISTER_BODY_SCHEMA, authenticate: CREDENTIALS_BODY_SCHEMA, delete: CREDENTIALS_BODY_SCHEMA };
+  const bodies = {
+    register: REGISTER_BODY_SCHEMA,
+    authenticate: CREDENTIALS_BODY_SCHEMA,
+    delete: CREDENTIALS_BODY_SCHEMA,
+  };
   for (const [name, schema] of Object.entries(bodies)) {
     const op = operation(resolved, 'POST', `/api/v1/auth/${name}`);
     assert.equal(op.requestBody.content['application/json'].schema, schema, name);
-    assert.ok(op.security.some((s: Json) => 'bearerAuth' in s), `${name} names bearerAuth`);
+    assert.ok(
+      op.security.some((s: Json) => 'bearerAuth' in s),
+      `${name} names bearerAuth`,
+    );
   }
 });
 
@@ -138,7 +183,8 @@ test('every error answer has the one Error schema; every header a browser may re
         if (Number(status) < 400) continue;
         const schema = answer.content['application/json'].schema;
         // GraphQL refuses a query in its own shape (GraphQL over HTTP); the service's refusals there keep the Error shape.
-        if (path.startsWith('/api/graphql') && schema.anyOf) assert.ok(schema.anyOf.includes(error), `${method} ${path} ${status}`);
+        if (path.startsWith('/api/graphql') && schema.anyOf)
+          assert.ok(schema.anyOf.includes(error), `${method} ${path} ${status}`);
         else assert.equal(schema, error, `${method} ${path} ${status}`);
       }
     }

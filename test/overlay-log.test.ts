@@ -14,7 +14,9 @@ const writeOf = (n: number): Omit<OverlayWrite, 'seq'> => ({
   at: `2026-01-01T00:00:0${n % 10}.000Z`,
   account: { uuid: '6f1c0a52-7c1e-4a0b-9d64-0d7a1b2c3d4e', username: 'curator' },
   request: `PATCH /api/v1/locations/${n}`,
-  changes: [{ family: 'locations', uuid: `uuid-${n}`, before: null, after: { name: `Location ${n}`.padEnd(200, '.') } }],
+  changes: [
+    { family: 'locations', uuid: `uuid-${n}`, before: null, after: { name: `Location ${n}`.padEnd(200, '.') } },
+  ],
 });
 
 /** A store on a fresh file holding `count` writes, with the warnings it gave. */
@@ -38,9 +40,22 @@ test('each write is one line appended to the file, the lines before it untouched
   const second = await readFile(file, 'utf8');
   assert.ok(second.startsWith(first), 'appended after what was there');
   assert.is(second.slice(first.length), `${JSON.stringify({ ...writeOf(2), seq: 2 })}\n`);
-  assert.is(await stat(`${file}.previous`).then(() => 'kept', () => 'none'), 'none');
-  assert.equal((await readOverlayFile(file)).writes.map((w) => w.seq), [1, 2]);
-  assert.equal(await store.append(writeOf(9), 1), { behind: [{ ...writeOf(2), seq: 2 }] }, 'a writer that missed write 2 is told');
+  assert.is(
+    await stat(`${file}.previous`).then(
+      () => 'kept',
+      () => 'none',
+    ),
+    'none',
+  );
+  assert.equal(
+    (await readOverlayFile(file)).writes.map((w) => w.seq),
+    [1, 2],
+  );
+  assert.equal(
+    await store.append(writeOf(9), 1),
+    { behind: [{ ...writeOf(2), seq: 2 }] },
+    'a writer that missed write 2 is told',
+  );
 });
 
 test('a torn last line (an append cut short) is left out at open with a warning naming it; the next write rewrites the file without it', async () => {
@@ -49,10 +64,15 @@ test('a torn last line (an append cut short) is left out at open with a warning 
   const torn = await readFile(file, 'utf8');
   const { store, warnings } = await reopen(file);
   assert.is(await store.end(), 2);
-  assert.equal(warnings, [`${file}: line 4 (57 bytes) is an append that never completed, so never acknowledged: left out; the next write rewrites the file without it`]);
+  assert.equal(warnings, [
+    `${file}: line 4 (57 bytes) is an append that never completed, so never acknowledged: left out; the next write rewrites the file without it`,
+  ]);
   assert.is(await readFile(file, 'utf8'), torn, 'opening changes nothing');
   assert.equal(await store.append(writeOf(3), 2), { seq: 3 });
-  assert.equal((await readOverlayFile(file)).writes.map((w) => w.seq), [1, 2, 3]);
+  assert.equal(
+    (await readOverlayFile(file)).writes.map((w) => w.seq),
+    [1, 2, 3],
+  );
   assert.is(await readFile(`${file}.previous`, 'utf8'), torn);
 });
 
@@ -63,7 +83,10 @@ test('a last line of bytes that are not JSON (zeros a crash left) is torn too; t
   const lines = (await readFile(file, 'utf8')).split('\n');
   lines[2] = '\0\0\0\0';
   await writeFile(file, lines.join('\n'));
-  const refused = await reopen(file).then(() => undefined, (error: Error) => error.message);
+  const refused = await reopen(file).then(
+    () => undefined,
+    (error: Error) => error.message,
+  );
   assert.match(String(refused), `${file}: line 3 is not JSON (`);
 });
 
@@ -71,13 +94,22 @@ test('a line that is not a write, or not numbered after the one before, refuses 
   const { file } = await storeWith(3);
   const lines = (await readFile(file, 'utf8')).split('\n');
   for (const [line, problem] of [
-    [JSON.stringify({ seq: 2, at: 'now' }), "line 3 is not a catalog write (top level: must have required property 'account')"],
+    [
+      JSON.stringify({ seq: 2, at: 'now' }),
+      "line 3 is not a catalog write (top level: must have required property 'account')",
+    ],
     [JSON.stringify({ ...writeOf(2), seq: 7 }), 'line 4 is write 3, not after 7'],
   ] as const) {
     const broken = [...lines.slice(0, 2), line, ...lines.slice(3)].join('\n');
     await writeFile(file, broken);
-    const refused = await reopen(file).then(() => undefined, (error: Error) => error.message);
-    assert.match(String(refused), `${file}: ${problem}; repair or remove that line, or move the file away to start with no changes`);
+    const refused = await reopen(file).then(
+      () => undefined,
+      (error: Error) => error.message,
+    );
+    assert.match(
+      String(refused),
+      `${file}: ${problem}; repair or remove that line, or move the file away to start with no changes`,
+    );
     assert.is(await readFile(file, 'utf8'), broken);
   }
 });
@@ -87,14 +119,26 @@ test('the former format (one JSON document) is read as it is, and rewritten as a
   const old = `${JSON.stringify({ writes: [3, 4].map((seq) => ({ ...writeOf(seq), seq })), exported: 2 }, null, 2)}\n`;
   await writeFile(file, old, { mode: 0o600 });
   const { store, warnings } = await reopen(file);
-  assert.equal((await store.since(0)).map((w) => w.seq), [3, 4]);
+  assert.equal(
+    (await store.since(0)).map((w) => w.seq),
+    [3, 4],
+  );
   assert.is(await store.end(), 4);
-  assert.match(warnings.join('\n'), 'is in the former format (one JSON document): read as it is; the next write rewrites it as a log');
+  assert.match(
+    warnings.join('\n'),
+    'is in the former format (one JSON document): read as it is; the next write rewrites it as a log',
+  );
   assert.is(await readFile(file, 'utf8'), old, 'opening changes nothing');
   assert.equal(await store.append(writeOf(5), 4), { seq: 5 });
-  assert.equal(await readOverlayFile(file), { writes: [3, 4, 5].map((seq) => ({ ...writeOf(seq), seq })), exported: 2 });
+  assert.equal(await readOverlayFile(file), {
+    writes: [3, 4, 5].map((seq) => ({ ...writeOf(seq), seq })),
+    exported: 2,
+  });
   assert.is(await readFile(`${file}.previous`, 'utf8'), old);
-  assert.equal((await (await reopen(file)).store.since(0)).map((w) => w.seq), [3, 4, 5]);
+  assert.equal(
+    (await (await reopen(file)).store.since(0)).map((w) => w.seq),
+    [3, 4, 5],
+  );
 });
 
 test('fold (export) rewrites the file with the later writes only; numbering goes on; another process sees it at its next change', async () => {
@@ -103,7 +147,10 @@ test('fold (export) rewrites the file with the later writes only; numbering goes
   await exporter.fold(2);
   assert.equal(await readOverlayFile(file), { writes: [{ ...writeOf(3), seq: 3 }], exported: 2 });
   assert.equal(await store.append(writeOf(4), 3), { seq: 4 }, 'the server appends after the fold');
-  assert.equal((await readOverlayFile(file)).writes.map((w) => w.seq), [3, 4]);
+  assert.equal(
+    (await readOverlayFile(file)).writes.map((w) => w.seq),
+    [3, 4],
+  );
   await exporter.fold(4);
   assert.equal(await readOverlayFile(file), { writes: [], exported: 4 });
   assert.equal(await store.append(writeOf(5), 4), { seq: 5 });

@@ -7,7 +7,11 @@ import { ROOT } from './helpers/spawn.ts';
 
 // The compiled server finds the project's package.json, not dist/'s `{ "type": "commonjs" }`.
 
-const pkg = JSON.parse(await readFile(join(ROOT, 'package.json'), 'utf8')) as { version: string; license: string; description: string };
+const pkg = JSON.parse(await readFile(join(ROOT, 'package.json'), 'utf8')) as {
+  version: string;
+  license: string;
+  description: string;
+};
 const server = await startApp();
 
 test('/api reports the version and license of package.json', async () => {

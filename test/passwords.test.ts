@@ -19,7 +19,8 @@ test('every hash has its own salt', async () => {
 });
 
 test('hashes made with other parameters still verify (RFC 7914 test vector, N=1024 r=8 p=16)', async () => {
-  const key = 'fdbabe1c9d3472007856e7190d01e9fe7c6ad7cbc8237830e77376634b3731622eaf30d92e22a3886ff109279d9830dac727afb94a83ee6d8360cbdfa2cc0640';
+  const key =
+    'fdbabe1c9d3472007856e7190d01e9fe7c6ad7cbc8237830e77376634b3731622eaf30d92e22a3886ff109279d9830dac727afb94a83ee6d8360cbdfa2cc0640';
   const stored = `$scrypt$ln=10,r=8,p=16$${Buffer.from('NaCl').toString('base64').replace(/=+$/, '')}$${Buffer.from(key, 'hex').toString('base64').replace(/=+$/, '')}`;
   assert.ok(await verifyPassword('password', stored));
   assert.not.ok(await verifyPassword('Password', stored));
@@ -41,7 +42,12 @@ test('composed and decomposed accents are the same password', async () => {
 test('a malformed or truncated hash is refused, never treated as a match', async () => {
   const stored = await hashPassword('whatever it is', LOW);
   const [, , params, salt] = stored.split('$');
-  for (const broken of [`$scrypt$${params}$${salt}$A`, `$scrypt$ln=40,r=8,p=1$${salt}$${stored.split('$')[4]}`, 'plain text', '']) {
+  for (const broken of [
+    `$scrypt$${params}$${salt}$A`,
+    `$scrypt$ln=40,r=8,p=1$${salt}$${stored.split('$')[4]}`,
+    'plain text',
+    '',
+  ]) {
     await verifyPassword('whatever it is', broken).then(
       () => assert.unreachable(`accepted ${broken}`),
       (error: Error) => assert.match(error.message, /not a valid \$scrypt\$ string/),

@@ -13,14 +13,34 @@ const configOf = (env: Record<string, string>) => {
 };
 
 test('switches take true/false, on/off, 1/0 and yes/no in any case; log levels the usual names', () => {
-  for (const [raw, value] of [['on', true], ['OFF', false], ['1', true], ['0', false], ['True', true], ['no', false], ['yes', true]] as const) {
+  for (const [raw, value] of [
+    ['on', true],
+    ['OFF', false],
+    ['1', true],
+    ['0', false],
+    ['True', true],
+    ['no', false],
+    ['yes', true],
+  ] as const) {
     assert.is(configOf({ RATE_LIMIT: raw }).RATE_LIMIT, value, `RATE_LIMIT=${raw}`);
     assert.is(configOf({ WATCH_DATA: raw }).WATCH_DATA, value, `WATCH_DATA=${raw}`);
   }
-  assert.equal(readConfig({ RATE_LIMIT: 'maybe' }), { error: "RATE_LIMIT must be true or false (also on/off, 1/0, yes/no) (got 'maybe')" });
-  for (const [raw, hops] of [['false', 0], ['true', 1], ['on', 1], ['2', 2], ['0', 0]] as const) assert.is(configOf({ TRUST_PROXY: raw }).TRUST_PROXY, hops, `TRUST_PROXY=${raw}`);
-  for (const level of ['debug', 'info', 'warn', 'error', 'silent']) assert.is(configOf({ LOG_LEVEL: level }).LOG_LEVEL, level);
-  assert.equal(readConfig({ LOG_LEVEL: 'verbose' }), { error: "LOG_LEVEL must be one of debug, info, warn, error, silent (got 'verbose')" });
+  assert.equal(readConfig({ RATE_LIMIT: 'maybe' }), {
+    error: "RATE_LIMIT must be true or false (also on/off, 1/0, yes/no) (got 'maybe')",
+  });
+  for (const [raw, hops] of [
+    ['false', 0],
+    ['true', 1],
+    ['on', 1],
+    ['2', 2],
+    ['0', 0],
+  ] as const)
+    assert.is(configOf({ TRUST_PROXY: raw }).TRUST_PROXY, hops, `TRUST_PROXY=${raw}`);
+  for (const level of ['debug', 'info', 'warn', 'error', 'silent'])
+    assert.is(configOf({ LOG_LEVEL: level }).LOG_LEVEL, level);
+  assert.equal(readConfig({ LOG_LEVEL: 'verbose' }), {
+    error: "LOG_LEVEL must be one of debug, info, warn, error, silent (got 'verbose')",
+  });
   assert.is(configOf({ LOG_FORMAT: 'json' }).LOG_FORMAT, 'json');
   assert.is(configOf({ DATA_DIR: 'data' }).DATA_DIR, resolve('data'), 'paths are made absolute');
   assert.equal(readConfig({ NODE_ENV: 'production', SCRYPT_N: '1024' }), {
@@ -30,7 +50,12 @@ test('switches take true/false, on/off, 1/0 and yes/no in any case; log levels t
 });
 
 test('LOG_FORMAT=json: every line the server writes is one JSON object, requests with their fields', async () => {
-  const server = startServer({ ...TEST_ENV, LOG_LEVEL: 'info', LOG_FORMAT: 'json', ACCOUNTS_FILE: join(await tempDir(), 'accounts.json') });
+  const server = startServer({
+    ...TEST_ENV,
+    LOG_LEVEL: 'info',
+    LOG_FORMAT: 'json',
+    ACCOUNTS_FILE: join(await tempDir(), 'accounts.json'),
+  });
   let url = '';
   for (let i = 0; i < 400 && !url; i++) {
     url = /"msg":"listening on (http:\/\/[^ "]+)/.exec(server.output())?.[1] ?? '';
@@ -52,7 +77,10 @@ test('LOG_FORMAT=json: every line the server writes is one JSON object, requests
   assert.is(requests.length, 4, 'one record per request, from Koa and the fast path alike');
   assert.equal(
     requests.map(({ method, path, status }) => ({ method, path, status })),
-    [...Array(3).fill({ method: 'GET', path: `/api/v1/actors/${actor!.uuid}`, status: 200 }), { method: 'GET', path: '/api/v1/nothing', status: 404 }],
+    [
+      ...Array(3).fill({ method: 'GET', path: `/api/v1/actors/${actor!.uuid}`, status: 200 }),
+      { method: 'GET', path: '/api/v1/nothing', status: 404 },
+    ],
   );
   assert.ok(records.some((r) => String(r.msg).startsWith('catalog: 110 records')));
 });

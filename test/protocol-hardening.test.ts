@@ -7,7 +7,11 @@ import { dataFile, json, startApp } from './helpers/http.ts';
 import { exchange, type WireAnswer } from './helpers/wire.ts';
 
 type Row = Record<string, unknown>;
-const server = await startApp({ REQUEST_TIMEOUT_SECONDS: '2', HEADERS_TIMEOUT_SECONDS: '1', MAX_CONNECTIONS_PER_ADDRESS: '1000' });
+const server = await startApp({
+  REQUEST_TIMEOUT_SECONDS: '2',
+  HEADERS_TIMEOUT_SECONDS: '1',
+  MAX_CONNECTIONS_PER_ADDRESS: '1000',
+});
 const [actor] = await dataFile('actors.json');
 
 /** The error shape, with the status and a message matching `message`. */
@@ -28,31 +32,53 @@ test('methods the API does not implement are 405 with Allow on an existing path;
   for (const method of ['TRACE', 'PROPFIND', 'SEARCH', 'QUERY', 'MKCOL', 'LOCK', 'UNLOCK', 'PATCH', 'PUT']) {
     const answer = await request(`${method} /api/v1/actors HTTP/1.1\r\nHost: x\r\nConnection: close`);
     // POST creates an actor (catalog writes); the rest are not served on a collection.
-    assertShape(answer, 405, new RegExp(`^Method ${method} is not allowed on /api/v1/actors; allowed: HEAD, GET, POST$`));
+    assertShape(
+      answer,
+      405,
+      new RegExp(`^Method ${method} is not allowed on /api/v1/actors; allowed: HEAD, GET, POST$`),
+    );
     assert.is(answer.headers.allow, 'HEAD, GET, POST');
   }
-  assertShape(await request('PROPFIND /api/nowhere HTTP/1.1\r\nHost: x\r\nConnection: close'), 404, /^No route for PROPFIND \/api\/nowhere$/);
+  assertShape(
+    await request('PROPFIND /api/nowhere HTTP/1.1\r\nHost: x\r\nConnection: close'),
+    404,
+    /^No route for PROPFIND \/api\/nowhere$/,
+  );
   const connect = await request('CONNECT example.com:443 HTTP/1.1\r\nHost: example.com:443');
   assertShape(connect, 405, /^Method CONNECT is not allowed/);
 });
 
 test('Expect other than 100-continue is a 417, a missing Host a 400, a slow request a 408: all in the error shape', async () => {
-  assertShape(await request('GET /api/v1/actors HTTP/1.1\r\nHost: x\r\nExpect: 200-ok\r\nConnection: close'), 417, /^Expect '200-ok' is not supported/);
-  assertShape(await request('GET /api/v1/actors HTTP/1.1\r\nConnection: close'), 400, /^An HTTP\/1\.1 request needs a Host header$/);
+  assertShape(
+    await request('GET /api/v1/actors HTTP/1.1\r\nHost: x\r\nExpect: 200-ok\r\nConnection: close'),
+    417,
+    /^Expect '200-ok' is not supported/,
+  );
+  assertShape(
+    await request('GET /api/v1/actors HTTP/1.1\r\nConnection: close'),
+    400,
+    /^An HTTP\/1\.1 request needs a Host header$/,
+  );
   assert.is((await request('GET /api/v1/actors?size=1 HTTP/1.0')).status, 200, 'HTTP/1.0 needs no Host');
   // One byte every 700 ms: the whole request is not in within REQUEST_TIMEOUT_SECONDS (2 s).
   const body = JSON.stringify(newUser('slow'));
   const head = `POST /api/v1/auth/register HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n`;
   const trickle = await exchange(server.port, [head, ...body.split('')], { gapMs: 700, waitMs: 6000 });
   assertShape(trickle, 408, /^The request was not received in time/);
-  const headers = await exchange(server.port, ['GET /api/v1/act', 'ors HTTP/1.1\r\n', 'Host: x\r\n'], { gapMs: 800, waitMs: 5000 });
+  const headers = await exchange(server.port, ['GET /api/v1/act', 'ors HTTP/1.1\r\n', 'Host: x\r\n'], {
+    gapMs: 800,
+    waitMs: 5000,
+  });
   assertShape(headers, 408, /^The request was not received in time/);
 });
 
 test('connections beyond the cap per address are turned away with a 503 in the error shape', async () => {
   const capped = await startApp({ MAX_CONNECTIONS_PER_ADDRESS: '2' });
   try {
-    const held = [exchange(capped.port, 'GET /api/v1/actors HTTP/1.1\r\nHost: x\r\n', { waitMs: 800 }), exchange(capped.port, 'GET /api/v1/actors HTTP/1.1\r\nHost: x\r\n', { waitMs: 800 })];
+    const held = [
+      exchange(capped.port, 'GET /api/v1/actors HTTP/1.1\r\nHost: x\r\n', { waitMs: 800 }),
+      exchange(capped.port, 'GET /api/v1/actors HTTP/1.1\r\nHost: x\r\n', { waitMs: 800 }),
+    ];
     await new Promise((resolve) => setTimeout(resolve, 100));
     const third = await exchange(capped.port, 'GET /api/v1/actors HTTP/1.1\r\nHost: x\r\n\r\n', { waitMs: 500 });
     assertShape(third, 503, /^Too many open connections from 127\.0\.0\.1 \(at most 2\)/);
@@ -65,11 +91,18 @@ test('connections beyond the cap per address are turned away with a 503 in the e
 test('Content-Encoding of a request body: unsupported codings are 415, bytes that do not decode 400, never a 500', async () => {
   const body = JSON.stringify(newUser('coded'));
   const register = (coding: string, bytes: Buffer | string, type = 'application/json') =>
-    fetch(`${server.url}/api/v1/auth/register`, { method: 'POST', headers: { 'Content-Type': type, 'Content-Encoding': coding }, body: bytes });
+    fetch(`${server.url}/api/v1/auth/register`, {
+      method: 'POST',
+      headers: { 'Content-Type': type, 'Content-Encoding': coding },
+      body: bytes,
+    });
   for (const coding of ['zstd', 'compress', 'x-unknown', 'gzip, br']) {
     const answer = await register(coding, body);
     assert.is(answer.status, 415, coding);
-    assert.match(String((await json<Row>(answer)).message), new RegExp(`^Content-Encoding '${coding}' is not supported`));
+    assert.match(
+      String((await json<Row>(answer)).message),
+      new RegExp(`^Content-Encoding '${coding}' is not supported`),
+    );
   }
   for (const coding of ['gzip', 'deflate', 'br']) {
     const answer = await register(coding, body);
@@ -80,7 +113,11 @@ test('Content-Encoding of a request body: unsupported codings are 415, bytes tha
 });
 
 test('media types are case-insensitive: Application/JSON is JSON', async () => {
-  const answer = await fetch(`${server.url}/api/v1/auth/register`, { method: 'POST', headers: { 'Content-Type': 'Application/JSON; Charset=UTF-8' }, body: JSON.stringify(newUser('cased')) });
+  const answer = await fetch(`${server.url}/api/v1/auth/register`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'Application/JSON; Charset=UTF-8' },
+    body: JSON.stringify(newUser('cased')),
+  });
   assert.is(answer.status, 201);
 });
 
@@ -88,7 +125,10 @@ test('every answer keeps its headers far below 16 KB: a long query is a 414, the
   const huge = await fetch(`${server.url}/api/v1/actors?first_name=${'x'.repeat(14_000)}`);
   assert.is(huge.status, 414);
   const filter = `/api/v1/actors?first_name=${'y'.repeat(2048 - 40)}`;
-  const longest = await exchange(server.port, `GET ${filter.slice(0, 2048)} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`);
+  const longest = await exchange(
+    server.port,
+    `GET ${filter.slice(0, 2048)} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`,
+  );
   const headBytes = longest.text.indexOf('\r\n\r\n');
   assert.ok(headBytes > 0 && headBytes < 12 * 1024, `${headBytes} bytes of headers`);
   const link = await fetch(`${server.url}/api/v1/actors?size=1&nationality=${'z'.repeat(1900)}`);
@@ -97,18 +137,35 @@ test('every answer keeps its headers far below 16 KB: a long query is a 414, the
 
 test('nosniff on every answer, from Koa, the fast path and Node’s own refusals; no-referrer on the reference page', async () => {
   const path = `/api/v1/actors/${actor!.uuid}`;
-  for (const target of [path, path, '/api/v1/actors?size=2', '/api/nothing', '/api/ping', '/api/docs', '/api/docs/swagger-ui.css']) {
+  for (const target of [
+    path,
+    path,
+    '/api/v1/actors?size=2',
+    '/api/nothing',
+    '/api/ping',
+    '/api/docs',
+    '/api/docs/swagger-ui.css',
+  ]) {
     assert.is((await server.get(target)).headers.get('x-content-type-options'), 'nosniff', target);
   }
   const etag = (await server.get(path)).headers.get('etag')!;
-  assert.is((await server.get(path, { 'If-None-Match': etag })).headers.get('x-content-type-options'), 'nosniff', '304');
-  assert.is((await request(`GET /${'a'.repeat(20_000)} HTTP/1.1\r\nHost: x`)).headers['x-content-type-options'], 'nosniff', '431');
+  assert.is(
+    (await server.get(path, { 'If-None-Match': etag })).headers.get('x-content-type-options'),
+    'nosniff',
+    '304',
+  );
+  assert.is(
+    (await request(`GET /${'a'.repeat(20_000)} HTTP/1.1\r\nHost: x`)).headers['x-content-type-options'],
+    'nosniff',
+    '431',
+  );
   assert.is((await server.get('/api/docs')).headers.get('referrer-policy'), 'no-referrer');
 });
 
 test('reference assets: a strong ETag per encoding, each compressed once', async () => {
   const tags = new Set<string>();
-  const asset = (headers: string) => request(`GET /api/docs/swagger-ui-bundle.js HTTP/1.1\r\nHost: x\r\nConnection: close\r\n${headers}`);
+  const asset = (headers: string) =>
+    request(`GET /api/docs/swagger-ui-bundle.js HTTP/1.1\r\nHost: x\r\nConnection: close\r\n${headers}`);
   for (const encoding of ['identity', 'gzip', 'br']) {
     const answer = await asset(`Accept-Encoding: ${encoding}`);
     assert.is(answer.status, 200);
@@ -124,7 +181,8 @@ test('reference assets: a strong ETag per encoding, each compressed once', async
 });
 
 test('/api reports PUBLIC_URL when set; without it, it echoes the Host but no shared cache may keep it', async () => {
-  const api = (port: number, host: string) => exchange(port, `GET /api HTTP/1.1\r\nHost: ${host}\r\nConnection: close\r\n\r\n`);
+  const api = (port: number, host: string) =>
+    exchange(port, `GET /api HTTP/1.1\r\nHost: ${host}\r\nConnection: close\r\n\r\n`);
   for (let i = 0; i < 2; i++) {
     const bare = await api(server.port, 'attacker.example');
     assert.is((JSON.parse(bare.body) as Row).url, 'http://attacker.example');
@@ -132,7 +190,11 @@ test('/api reports PUBLIC_URL when set; without it, it echoes the Host but no sh
     assert.match(bare.headers.vary ?? '', /Host/);
   }
   const other = await api(server.port, 'school.example');
-  assert.is((JSON.parse(other.body) as Row).url, 'http://school.example', 'the fast path does not replay another host’s answer');
+  assert.is(
+    (JSON.parse(other.body) as Row).url,
+    'http://school.example',
+    'the fast path does not replay another host’s answer',
+  );
   const configured = await startApp({ PUBLIC_URL: 'https://catalog.example.org/' });
   try {
     const answer = await api(configured.port, 'attacker.example');
@@ -147,7 +209,11 @@ test('/api reports PUBLIC_URL when set; without it, it echoes the Host but no sh
 
 test('no client mistake above was logged as a server error', async () => {
   await server.close();
-  assert.equal(server.warnings.filter((line) => /^500 /.test(line)), [], 'no stack trace logged for a client mistake');
+  assert.equal(
+    server.warnings.filter((line) => /^500 /.test(line)),
+    [],
+    'no stack trace logged for a client mistake',
+  );
 });
 
 test.after(() => server.close());

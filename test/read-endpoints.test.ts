@@ -6,11 +6,21 @@ type Row = Record<string, unknown>;
 
 const server = await startApp();
 const FAMILIES = ['actors', 'characters', 'episodes', 'seasons', 'locations', 'soundtracks', 'games'];
-const TRANSLATED: Record<string, string> = { episodes: 'episode_uuid', seasons: 'season_uuid', locations: 'location_uuid', games: 'game_uuid' };
+const TRANSLATED: Record<string, string> = {
+  episodes: 'episode_uuid',
+  seasons: 'season_uuid',
+  locations: 'location_uuid',
+  games: 'game_uuid',
+};
 
 /** A data record as the API serves it: nulls dropped, its pictures' paths under the server's address. */
 function withoutNulls(record: Row): Row {
-  const served = (value: unknown): unknown => (typeof value === 'string' && value.startsWith('/images/') ? server.url + value : Array.isArray(value) ? value.map(served) : value);
+  const served = (value: unknown): unknown =>
+    typeof value === 'string' && value.startsWith('/images/')
+      ? server.url + value
+      : Array.isArray(value)
+        ? value.map(served)
+        : value;
   return Object.fromEntries(
     Object.entries(record)
       .filter(([, v]) => v !== null)
@@ -26,7 +36,21 @@ test('/api describes the service with string fields only', async () => {
   const response = await server.get('/api');
   assert.is(response.headers.get('content-type'), 'application/json');
   const info = await json<Row>(response);
-  const keys = ['title', 'description', 'version', 'url', 'docs', 'github', 'github_home', 'api_url', 'api_version', 'api_path', 'api_base_url', 'license', 'license_url'];
+  const keys = [
+    'title',
+    'description',
+    'version',
+    'url',
+    'docs',
+    'github',
+    'github_home',
+    'api_url',
+    'api_version',
+    'api_path',
+    'api_base_url',
+    'license',
+    'license_url',
+  ];
   assert.equal(Object.keys(info).sort(), [...keys].sort());
   for (const key of keys) assert.type(info[key], 'string', key);
   assert.is(info.api_version, 'v1');
@@ -46,9 +70,11 @@ test('/api/v1/endpoints lists the route patterns', async () => {
   const routes = await json<{ method: string; path: string }[]>(await server.get('/api/v1/endpoints'));
   const paths = routes.map((r) => r.path);
   for (const name of FAMILIES) {
-    for (const path of [`/api/v1/${name}`, `/api/v1/${name}/random`, `/api/v1/${name}/{uuid}`]) assert.ok(paths.includes(path), path);
+    for (const path of [`/api/v1/${name}`, `/api/v1/${name}/random`, `/api/v1/${name}/{uuid}`])
+      assert.ok(paths.includes(path), path);
   }
-  for (const name of Object.keys(TRANSLATED)) assert.ok(paths.includes(`/api/v1/${name}/{uuid}/translations/{language}`));
+  for (const name of Object.keys(TRANSLATED))
+    assert.ok(paths.includes(`/api/v1/${name}/{uuid}/translations/{language}`));
   assert.ok(paths.includes('/api/v1/actors/{uuid}/socials/{social}'));
   assert.ok(paths.includes('/api/v1/overview/translations/random'));
 });
@@ -57,14 +83,21 @@ test('every family: first page in file order, each record by uuid, random is one
   for (const name of FAMILIES) {
     const records = await dataFile(`${name}.json`);
     const list = await json<Row[]>(await server.get(`/api/v1/${name}`));
-    assert.equal(list.map((r) => r.uuid), records.slice(0, 10).map((r) => r.uuid), name);
+    assert.equal(
+      list.map((r) => r.uuid),
+      records.slice(0, 10).map((r) => r.uuid),
+      name,
+    );
     for (const record of records) {
       const served = await json<Row>(await server.get(`/api/v1/${name}/${record.uuid}`));
       const { language, languages, ...rest } = served;
       if (TRANSLATED[name]) {
         assert.is(language, 'en-US');
         const own = (await translationRows(name)).filter((t) => t[TRANSLATED[name]!] === record.uuid);
-        assert.equal(languages, ['en-US', 'pt-BR', 'es-ES'].filter((l) => own.some((t) => t.language === l)));
+        assert.equal(
+          languages,
+          ['en-US', 'pt-BR', 'es-ES'].filter((l) => own.some((t) => t.language === l)),
+        );
         const { [TRANSLATED[name]!]: _parent, language: _l, ...fields } = own.find((t) => t.language === 'en-US')!;
         assert.equal(rest, { ...withoutNulls(record), ...withoutNulls(fields) }, `${name} ${record.uuid}`);
       } else {
@@ -75,7 +108,10 @@ test('every family: first page in file order, each record by uuid, random is one
     assert.is(random.headers.get('cache-control'), 'no-store');
     assert.is(random.headers.get('etag'), null);
     const picked = await json<Row>(random);
-    assert.ok(records.some((r) => r.uuid === picked.uuid), `${name} random`);
+    assert.ok(
+      records.some((r) => r.uuid === picked.uuid),
+      `${name} random`,
+    );
   }
 });
 
@@ -97,11 +133,15 @@ test('translations of every translated record: all, one, random, and a missing o
     const rows = await translationRows(name);
     const records = await dataFile(`${name}.json`);
     for (const record of records) {
-      const own = rows.filter((t) => t[parentKey] === record.uuid).map(({ [parentKey]: _p, ...rest }) => withoutNulls(rest));
+      const own = rows
+        .filter((t) => t[parentKey] === record.uuid)
+        .map(({ [parentKey]: _p, ...rest }) => withoutNulls(rest));
       const all = await json<Row[]>(await server.get(`/api/v1/${name}/${record.uuid}/translations`));
       assert.equal(all, own, `${name} ${record.uuid}`);
       for (const row of own) {
-        const one = await server.get(`/api/v1/${name}/${record.uuid}/translations/${String(row.language).toLowerCase()}`);
+        const one = await server.get(
+          `/api/v1/${name}/${record.uuid}/translations/${String(row.language).toLowerCase()}`,
+        );
         assert.is(one.headers.get('content-language'), row.language);
         assert.equal(await json(one), row);
       }
@@ -113,14 +153,23 @@ test('translations of every translated record: all, one, random, and a missing o
   const untranslated = (await dataFile('games.json')).find((g) => !partial.includes(g.uuid))!;
   const missing = await server.get(`/api/v1/games/${untranslated.uuid}/translations/es-ES`);
   assert.is(missing.status, 404);
-  assert.is((await json<Row>(missing)).message, `Game '${untranslated.uuid}' has no translation in 'es-ES'; available: en-US, pt-BR`);
+  assert.is(
+    (await json<Row>(missing)).message,
+    `Game '${untranslated.uuid}' has no translation in 'es-ES'; available: en-US, pt-BR`,
+  );
   // A language the catalog does not have is a 404 too, as HawAPI answers and its clients expect.
   const unknown = await server.get(`/api/v1/games/${untranslated.uuid}/translations/fr-FR`);
   assert.is(unknown.status, 404);
-  assert.is((await json<Row>(unknown)).message, `Game '${untranslated.uuid}' has no translation in 'fr-FR'; available: en-US, pt-BR`);
+  assert.is(
+    (await json<Row>(unknown)).message,
+    `Game '${untranslated.uuid}' has no translation in 'fr-FR'; available: en-US, pt-BR`,
+  );
   const overview = await server.get('/api/v1/overview/translations/xx');
   assert.is(overview.status, 404);
-  assert.match(String((await json<Row>(overview)).message), /has no translation in 'xx'; available: en-US, pt-BR, es-ES$/);
+  assert.match(
+    String((await json<Row>(overview)).message),
+    /has no translation in 'xx'; available: en-US, pt-BR, es-ES$/,
+  );
 });
 
 test("socials are the actor's own: all, by network (case-insensitive), random, and missing", async () => {
@@ -161,7 +210,10 @@ test('overview: record with data_count numbers, translations, and its uuid route
   assert.is(pt.title, rows.find((t) => t.language === 'pt-BR')!.title);
   assert.is(pt.language, 'pt-BR');
   const all = await json<Row[]>(await server.get('/api/v1/overview/translations'));
-  assert.equal(all.map((t) => t.language), rows.map((t) => t.language));
+  assert.equal(
+    all.map((t) => t.language),
+    rows.map((t) => t.language),
+  );
   const es = await json<Row>(await server.get('/api/v1/overview/translations/es-ES'));
   assert.is(es.title, rows.find((t) => t.language === 'es-ES')!.title);
   assert.is((await server.get(`/api/v1/overview/${overview!.uuid}`)).status, 200);

@@ -69,8 +69,14 @@ test('last page, page past the end, clamped size', async () => {
 
 test('page and size must be positive integers', async () => {
   for (const bad of ['0', '-1', '1.5', 'abc', '', '1e3']) {
-    assert.is(await errorMessage(`/api/v1/actors?page=${bad}`), `Parameter 'page' must be a positive integer, got '${bad}'`);
-    assert.is(await errorMessage(`/api/v1/actors?size=${bad}`), `Parameter 'size' must be a positive integer, got '${bad}'`);
+    assert.is(
+      await errorMessage(`/api/v1/actors?page=${bad}`),
+      `Parameter 'page' must be a positive integer, got '${bad}'`,
+    );
+    assert.is(
+      await errorMessage(`/api/v1/actors?size=${bad}`),
+      `Parameter 'size' must be a positive integer, got '${bad}'`,
+    );
   }
 });
 
@@ -94,14 +100,17 @@ test('an empty family answers [] with its headers; random there is 404', async (
 test('sort both ways, by suffix or order parameter, missing values last, ties on uuid', async () => {
   const byBirth = (direction: 1 | -1) =>
     [...actors].sort((a, b) => {
-      if (a.birth_date == null || b.birth_date == null) return a.birth_date == null ? (b.birth_date == null ? 0 : 1) : -1;
+      if (a.birth_date == null || b.birth_date == null)
+        return a.birth_date == null ? (b.birth_date == null ? 0 : 1) : -1;
       const c = String(a.birth_date).localeCompare(String(b.birth_date)) * direction;
       return c !== 0 ? c : String(a.uuid).localeCompare(String(b.uuid));
     });
   assert.equal(await uuids('/api/v1/actors?sort=birth_date&size=50'), ids(byBirth(1)));
   assert.equal(await uuids('/api/v1/actors?sort=birth_date,DESC&size=50'), ids(byBirth(-1)));
   assert.equal(await uuids('/api/v1/actors?sort=birth_date&order=desc&size=50'), ids(byBirth(-1)));
-  const byDuration = [...soundtracks].sort((a, b) => Number(b.duration) - Number(a.duration) || String(a.uuid).localeCompare(String(b.uuid)));
+  const byDuration = [...soundtracks].sort(
+    (a, b) => Number(b.duration) - Number(a.duration) || String(a.uuid).localeCompare(String(b.uuid)),
+  );
   assert.equal(await uuids('/api/v1/soundtracks?sort=duration,desc&size=50'), ids(byDuration));
 });
 
@@ -126,8 +135,14 @@ test('sort errors name the sortable fields', async () => {
 });
 
 test('a bad sort direction is a 400 naming it and asc, desc, whatever else the query holds', async () => {
-  const named = (from: string, value: string) => `Sort direction in '${from}' must be asc or desc (any case), got '${value}'`;
-  for (const query of ['order=sideways', 'sort=title&order=sideways', 'sort=nope&order=sideways', 'order=sideways&language=pt-BR']) {
+  const named = (from: string, value: string) =>
+    `Sort direction in '${from}' must be asc or desc (any case), got '${value}'`;
+  for (const query of [
+    'order=sideways',
+    'sort=title&order=sideways',
+    'sort=nope&order=sideways',
+    'order=sideways&language=pt-BR',
+  ]) {
     assert.is(await errorMessage(`/api/v1/episodes?${query}`), named('order', 'sideways'), query);
   }
   for (const query of ['sort=title,sideways', 'sort=nope,sideways', 'sort=title,sideways&order=asc']) {
@@ -141,12 +156,24 @@ test('a bad sort direction is a 400 naming it and asc, desc, whatever else the q
 test('string filters: equals, literal, not, contains, not contains, one of, none of', async () => {
   const brazilian = actors.filter((a) => a.nationality === 'Brazilian');
   assert.equal(await uuids('/api/v1/actors?nationality=Brazilian&size=50'), ids(brazilian));
-  assert.equal(await uuids('/api/v1/actors?nationality=!Brazilian&size=50'), ids(actors.filter((a) => a.nationality !== 'Brazilian')));
+  assert.equal(
+    await uuids('/api/v1/actors?nationality=!Brazilian&size=50'),
+    ids(actors.filter((a) => a.nationality !== 'Brazilian')),
+  );
   assert.equal(await uuids('/api/v1/actors?nationality=*BRAZ&size=50'), ids(brazilian));
-  assert.equal(await uuids('/api/v1/actors?nationality=!*braz&size=50'), ids(actors.filter((a) => a.nationality !== 'Brazilian')));
+  assert.equal(
+    await uuids('/api/v1/actors?nationality=!*braz&size=50'),
+    ids(actors.filter((a) => a.nationality !== 'Brazilian')),
+  );
   const two = ['Brazilian', 'Canadian'];
-  assert.equal(await uuids(`/api/v1/actors?nationality=:${two}&size=50`), ids(actors.filter((a) => two.includes(String(a.nationality)))));
-  assert.equal(await uuids(`/api/v1/actors?nationality=!:${two}&size=50`), ids(actors.filter((a) => !two.includes(String(a.nationality)))));
+  assert.equal(
+    await uuids(`/api/v1/actors?nationality=:${two}&size=50`),
+    ids(actors.filter((a) => two.includes(String(a.nationality)))),
+  );
+  assert.equal(
+    await uuids(`/api/v1/actors?nationality=!:${two}&size=50`),
+    ids(actors.filter((a) => !two.includes(String(a.nationality)))),
+  );
   // `=` takes the rest literally: no actor is called "!Brazilian".
   assert.equal(await uuids('/api/v1/actors?nationality==!Brazilian'), []);
 });
@@ -156,8 +183,14 @@ test('list filters: contains all, contains none, a plain comma list', async () =
   assert.equal(await uuids('/api/v1/games?platforms=PC'), ids(games.filter((g) => has(g, ['PC']))));
   assert.equal(await uuids('/api/v1/games?platforms=PC,Console'), ids(games.filter((g) => has(g, ['PC', 'Console']))));
   assert.equal(await uuids('/api/v1/games?platforms=:PC,iOS'), ids(games.filter((g) => has(g, ['PC', 'iOS']))));
-  assert.equal(await uuids('/api/v1/games?platforms=!:iOS'), ids(games.filter((g) => !(g.platforms as string[]).includes('iOS'))));
-  assert.equal(await uuids('/api/v1/games?tags=*escape'), ids(games.filter((g) => (g.tags as string[]).some((t) => t.toLowerCase().includes('escape')))));
+  assert.equal(
+    await uuids('/api/v1/games?platforms=!:iOS'),
+    ids(games.filter((g) => !(g.platforms as string[]).includes('iOS'))),
+  );
+  assert.equal(
+    await uuids('/api/v1/games?tags=*escape'),
+    ids(games.filter((g) => (g.tags as string[]).some((t) => t.toLowerCase().includes('escape')))),
+  );
 });
 
 test('number filters: comparisons and between', async () => {
@@ -172,13 +205,20 @@ test('number filters: comparisons and between', async () => {
     ['!94000', (s) => d(s) !== 94000],
   ];
   for (const [value, keep] of cases) {
-    assert.equal(await uuids(`/api/v1/soundtracks?duration=${encodeURIComponent(value)}&size=50`), ids(soundtracks.filter(keep)), value);
+    assert.equal(
+      await uuids(`/api/v1/soundtracks?duration=${encodeURIComponent(value)}&size=50`),
+      ids(soundtracks.filter(keep)),
+      value,
+    );
   }
 });
 
 test('date filters: comparisons and between', async () => {
   const r = (s: Row) => String(s.release_date);
-  assert.equal(await uuids('/api/v1/soundtracks?release_date=>2022-01-01&size=50'), ids(soundtracks.filter((s) => r(s) > '2022-01-01')));
+  assert.equal(
+    await uuids('/api/v1/soundtracks?release_date=>2022-01-01&size=50'),
+    ids(soundtracks.filter((s) => r(s) > '2022-01-01')),
+  );
   assert.equal(
     await uuids('/api/v1/soundtracks?release_date=2021-01-01::2022-12-31&size=50'),
     ids(soundtracks.filter((s) => r(s) >= '2021-01-01' && r(s) <= '2022-12-31')),
@@ -197,7 +237,9 @@ test('relation filters accept the href or the bare uuid; contains finds the acto
 
 test('translated filters match in the selected language; filters combine with AND', async () => {
   const pt = locationRows.find((t) => t.language === 'pt-BR')!;
-  assert.equal(await uuids(`/api/v1/locations?name=${encodeURIComponent(String(pt.name))}&language=pt-BR`), [pt.location_uuid]);
+  assert.equal(await uuids(`/api/v1/locations?name=${encodeURIComponent(String(pt.name))}&language=pt-BR`), [
+    pt.location_uuid,
+  ]);
   assert.equal(await uuids(`/api/v1/locations?name=${encodeURIComponent(String(pt.name))}`), []);
   const both = soundtracks.filter((s) => s.artist === 'Marta Velloso' && Number(s.duration) > 150000);
   assert.equal(await uuids('/api/v1/soundtracks?artist=Marta%20Velloso&duration=%3E150000&size=50'), ids(both));
@@ -207,11 +249,26 @@ test('filter errors: unknown field, bad integer, bad date, operator that does no
   const unknown = await errorMessage('/api/v1/actors?frist_name=Ana');
   assert.match(unknown, /^Unknown filter 'frist_name' for actors; filterable: .*first_name/);
   assert.is(await errorMessage('/api/v1/soundtracks?duration=long'), "'long' is not an integer (filter 'duration')");
-  assert.is(await errorMessage('/api/v1/soundtracks?release_date=2021-13-01'), "'2021-13-01' is not a date (YYYY-MM-DD) (filter 'release_date')");
-  assert.is(await errorMessage('/api/v1/actors?first_name=%3EA'), "Operator '>' does not apply to string field 'first_name'");
-  assert.is(await errorMessage('/api/v1/games?platforms=%3EPC'), "Operator '>' does not apply to the list field 'platforms'");
-  assert.is(await errorMessage('/api/v1/soundtracks?duration=*9'), "Operator '*' does not apply to integer field 'duration'");
-  assert.is(await errorMessage('/api/v1/soundtracks?duration=1::'), "Filter 'duration' between needs exactly 'a::b', got '1::'");
+  assert.is(
+    await errorMessage('/api/v1/soundtracks?release_date=2021-13-01'),
+    "'2021-13-01' is not a date (YYYY-MM-DD) (filter 'release_date')",
+  );
+  assert.is(
+    await errorMessage('/api/v1/actors?first_name=%3EA'),
+    "Operator '>' does not apply to string field 'first_name'",
+  );
+  assert.is(
+    await errorMessage('/api/v1/games?platforms=%3EPC'),
+    "Operator '>' does not apply to the list field 'platforms'",
+  );
+  assert.is(
+    await errorMessage('/api/v1/soundtracks?duration=*9'),
+    "Operator '*' does not apply to integer field 'duration'",
+  );
+  assert.is(
+    await errorMessage('/api/v1/soundtracks?duration=1::'),
+    "Filter 'duration' between needs exactly 'a::b', got '1::'",
+  );
   assert.is(await errorMessage('/api/v1/actors?first_name='), "Filter 'first_name' needs a value");
 });
 
@@ -227,14 +284,25 @@ test('language: parameter, Accept-Language with q-values, fallback, and errors',
     assert.is(episode.language, own ? 'es-ES' : 'en-US');
     if (own) assert.is(episode.title, own.title);
   }
-  const byHeader = await server.get('/api/v1/episodes?size=1', { 'Accept-Language': 'fr;q=1, pt-BR;q=0.8, en-US;q=0.5' });
+  const byHeader = await server.get('/api/v1/episodes?size=1', {
+    'Accept-Language': 'fr;q=1, pt-BR;q=0.8, en-US;q=0.5',
+  });
   assert.is(byHeader.headers.get('content-language'), 'pt-BR');
   assert.is((await json<Row[]>(byHeader))[0]!.language, 'pt-BR');
   const fallback = await server.get('/api/v1/episodes?size=1', { 'Accept-Language': 'de-DE' });
   assert.is(fallback.headers.get('content-language'), 'en-US');
-  assert.is(await errorMessage('/api/v1/episodes?language=xx-YY'), "Unknown language 'xx-YY'; available: en-US, pt-BR, es-ES");
-  assert.is(await errorMessage('/api/v1/overview?language=xx'), "Unknown language 'xx'; available: en-US, pt-BR, es-ES");
-  assert.is(await errorMessage(`/api/v1/seasons/${episodes[0]!.season!.toString().split('/').pop()}/translations?language=xx`), "Unknown language 'xx'; available: en-US, pt-BR, es-ES");
+  assert.is(
+    await errorMessage('/api/v1/episodes?language=xx-YY'),
+    "Unknown language 'xx-YY'; available: en-US, pt-BR, es-ES",
+  );
+  assert.is(
+    await errorMessage('/api/v1/overview?language=xx'),
+    "Unknown language 'xx'; available: en-US, pt-BR, es-ES",
+  );
+  assert.is(
+    await errorMessage(`/api/v1/seasons/${episodes[0]!.season!.toString().split('/').pop()}/translations?language=xx`),
+    "Unknown language 'xx'; available: en-US, pt-BR, es-ES",
+  );
 });
 
 test('what official clients always send is accepted: language on untranslated families, size on records', async () => {

@@ -21,7 +21,10 @@ const LANGUAGES = ['en-US', 'pt-BR'];
 const FAMILIES = ['actors', 'characters', 'episodes', 'seasons', 'locations', 'soundtracks', 'games'] as const;
 
 /** A condition in the query language, and the same condition as the scan evaluates it. */
-function conditionFor(store: FamilyStore, language: string): fc.Arbitrary<{ param: [string, string]; condition: Condition }> {
+function conditionFor(
+  store: FamilyStore,
+  language: string,
+): fc.Arbitrary<{ param: [string, string]; condition: Condition }> {
   const fields = [...store.family.fields.values()].filter((f) => f.name !== 'href' || store.size > 0);
   return fc.constantFrom(...fields).chain((field) => {
     const value = fc.constantFrom(...sampleValues(store, field, language, 40));
@@ -41,16 +44,27 @@ function conditionFor(store: FamilyStore, language: string): fc.Arbitrary<{ para
     ];
     if (field.kind === 'string') {
       const needle = value.map((v) => String(v).slice(1, 4).toUpperCase()).filter((n) => n.length > 0);
-      options.push(needle.map((n) => ({ param: [name, `*${n}`], condition: { field: name, op: 'contains', value: n } })));
-      options.push(needle.map((n) => ({ param: [name, `!*${n}`], condition: { field: name, op: 'not-contains', value: n } })));
+      options.push(
+        needle.map((n) => ({ param: [name, `*${n}`], condition: { field: name, op: 'contains', value: n } })),
+      );
+      options.push(
+        needle.map((n) => ({ param: [name, `!*${n}`], condition: { field: name, op: 'not-contains', value: n } })),
+      );
     } else if (!field.list) {
       const op = fc.constantFrom('>', '>=', '<', '<=');
       options.push(
         fc.tuple(op, value).map(([o, v]) => ({
           param: [name, `${o}${text(v)}`],
-          condition: { field: name, op: 'range', range: o[0] === '>' ? { min: v, minInclusive: o === '>=' } : { max: v, maxInclusive: o === '<=' } },
+          condition: {
+            field: name,
+            op: 'range',
+            range: o[0] === '>' ? { min: v, minInclusive: o === '>=' } : { max: v, maxInclusive: o === '<=' },
+          },
         })),
-        fc.tuple(value, value).map(([a, b]) => ({ param: [name, `${text(a)}::${text(b)}`], condition: { field: name, op: 'range', range: { min: a, max: b } } })),
+        fc.tuple(value, value).map(([a, b]) => ({
+          param: [name, `${text(a)}::${text(b)}`],
+          condition: { field: name, op: 'range', range: { min: a, max: b } },
+        })),
       );
     }
     return fc.oneof(...options);
@@ -60,11 +74,13 @@ function conditionFor(store: FamilyStore, language: string): fc.Arbitrary<{ para
 /** Two word prefixes taken from one record's text, so that searches find something. */
 function searchFor(store: FamilyStore, language: string): fc.Arbitrary<string[]> {
   const text = [...store.family.fields.values()].filter((f) => f.text);
-  return fc.tuple(fc.nat(store.size - 1), fc.nat(), fc.nat(), fc.integer({ min: 2, max: 4 })).map(([p, a, b, length]) => {
-    const found = text.flatMap((f) => (valuesAt(store, p, f.name, language) ?? []).flatMap((v) => words(String(v))));
-    if (found.length === 0) return ['zz'];
-    return [...new Set([found[a % found.length]!.slice(0, length), found[b % found.length]!.slice(0, length)])];
-  });
+  return fc
+    .tuple(fc.nat(store.size - 1), fc.nat(), fc.nat(), fc.integer({ min: 2, max: 4 }))
+    .map(([p, a, b, length]) => {
+      const found = text.flatMap((f) => (valuesAt(store, p, f.name, language) ?? []).flatMap((v) => words(String(v))));
+      if (found.length === 0) return ['zz'];
+      return [...new Set([found[a % found.length]!.slice(0, length), found[b % found.length]!.slice(0, length)])];
+    });
 }
 
 function requestFor(name: (typeof FAMILIES)[number]) {
@@ -75,7 +91,9 @@ function requestFor(name: (typeof FAMILIES)[number]) {
       language: fc.constant(language),
       search: fc.option(searchFor(store, language), { nil: undefined, freq: 2 }),
       filters: fc.array(conditionFor(store, language), { maxLength: 3 }),
-      sort: fc.option(fc.record({ field: fc.constantFrom(...sortable), direction: fc.constantFrom('asc', 'DESC') }), { nil: undefined }),
+      sort: fc.option(fc.record({ field: fc.constantFrom(...sortable), direction: fc.constantFrom('asc', 'DESC') }), {
+        nil: undefined,
+      }),
       page: fc.integer({ min: 1, max: 4 }),
       size: fc.integer({ min: 1, max: 50 }),
     }),
@@ -87,16 +105,30 @@ test('random searches, filters, sorts and pages answer exactly what a scan finds
     const store = catalog.store(name);
     await fc.assert(
       fc.asyncProperty(requestFor(name), async ({ language, search, filters, sort, page, size }) => {
-        const params = listParams(filters.map((f) => f.param), { q: search?.join(' '), language, page, size, sort });
+        const params = listParams(
+          filters.map((f) => f.param),
+          { q: search?.join(' '), language, page, size, sort },
+        );
         const response = await server.get(`/api/v1/${name}?${params}`);
         assert.is(response.status, 200, `${name}?${params}`);
         const served = (await json<{ uuid: string }[]>(response)).map((r) => r.uuid);
-        let expected = scanQuery(store, filters.map((f) => f.condition), language);
+        let expected = scanQuery(
+          store,
+          filters.map((f) => f.condition),
+          language,
+        );
         if (search) expected = scanSearch(store, expected, search, language);
         if (sort) {
           const info = store.family.fields.get(sort.field)!;
           const collation = info.translated ? language : catalog.defaultLanguage;
-          expected = scanSort(store, expected, sort.field, sort.direction === 'asc' ? 'asc' : 'desc', language, collation);
+          expected = scanSort(
+            store,
+            expected,
+            sort.field,
+            sort.direction === 'asc' ? 'asc' : 'desc',
+            language,
+            collation,
+          );
         }
         assert.is(response.headers.get('x-pagination-item-total'), String(expected.length), `${name}?${params}`);
         const pageOf = expected.slice((page - 1) * size, page * size).map((p) => store.records[p]!.uuid);
@@ -142,9 +174,14 @@ test('expand and fields equal the plain answers put together: related records fe
         for (const relation of expand) {
           const value = record[relation];
           if (typeof value === 'string') whole[relation] = await fetched(value, language);
-          if (Array.isArray(value)) whole[relation] = await Promise.all(value.map((href: string) => fetched(href, language)));
+          if (Array.isArray(value))
+            whole[relation] = await Promise.all(value.map((href: string) => fetched(href, language)));
         }
-        expected.push(fields ? Object.fromEntries(Object.entries(whole).filter(([k]) => ['uuid', 'href', ...fields].includes(k))) : whole);
+        expected.push(
+          fields
+            ? Object.fromEntries(Object.entries(whole).filter(([k]) => ['uuid', 'href', ...fields].includes(k)))
+            : whole,
+        );
       }
       assert.equal(served, expected, base + shape);
       if (plain[0]) {

@@ -19,18 +19,26 @@ const [episode] = await dataFile('episodes.json');
 /** A raw request: undecoded body bytes and every header, as a browser or curl would see them. */
 function raw(path: string, options: { method?: string; headers?: Record<string, string> } = {}) {
   return new Promise<{ status: number; headers: IncomingHttpHeaders; body: Buffer }>((resolve, reject) => {
-    const req = request(server.url + path, { method: options.method ?? 'GET', headers: options.headers ?? {} }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (chunk: Buffer) => chunks.push(chunk));
-      res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body: Buffer.concat(chunks) }));
-    });
+    const req = request(
+      server.url + path,
+      { method: options.method ?? 'GET', headers: options.headers ?? {} },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body: Buffer.concat(chunks) }));
+      },
+    );
     req.on('error', reject);
     req.end();
   });
 }
 
 /** Asserts the one error shape, its exact Content-Type and its status; returns the body. */
-function assertError(answer: { status: number; headers: IncomingHttpHeaders; body: Buffer }, status: number, method = 'GET'): Row {
+function assertError(
+  answer: { status: number; headers: IncomingHttpHeaders; body: Buffer },
+  status: number,
+  method = 'GET',
+): Row {
   assert.is(answer.status, status);
   assert.is(answer.headers['content-type'], 'application/json');
   assert.is(answer.headers['content-length'], String(answer.body.length));
@@ -41,7 +49,8 @@ function assertError(answer: { status: number; headers: IncomingHttpHeaders; bod
   assert.type(body.message, 'string');
   assert.match(String(body.url), /^\//);
   assert.ok(!Number.isNaN(Date.parse(String(body.timestamps))));
-  for (const key of Object.keys(body)) assert.ok(['code', 'status', 'method', 'message', 'url', 'timestamps', 'params'].includes(key), key);
+  for (const key of Object.keys(body))
+    assert.ok(['code', 'status', 'method', 'message', 'url', 'timestamps', 'params'].includes(key), key);
   return body;
 }
 
@@ -72,7 +81,9 @@ test('400s and 404s from the routes carry the shape, the exact type and the para
 test('an unexpected failure is a 500 that shows no stack, path or detail', async () => {
   const app = new Koa();
   const lines: string[] = [];
-  app.use(errorHandler({ ...createLogger({ level: 'silent', format: 'text' }), warn: (line) => void lines.push(line) }));
+  app.use(
+    errorHandler({ ...createLogger({ level: 'silent', format: 'text' }), warn: (line) => void lines.push(line) }),
+  );
   app.use(() => {
     throw new Error("ENOENT: no such file or directory, open '/srv/secret/accounts.json'");
   });
@@ -94,7 +105,11 @@ test('an unexpected failure is a 500 that shows no stack, path or detail', async
 test('CORS: preflight answers 204 with the allowed headers; answers expose the headers clients read', async () => {
   const preflight = await raw('/api/v1/actors', {
     method: 'OPTIONS',
-    headers: { Origin: 'https://app.example.com', 'Access-Control-Request-Method': 'GET', 'Access-Control-Request-Headers': 'authorization' },
+    headers: {
+      Origin: 'https://app.example.com',
+      'Access-Control-Request-Method': 'GET',
+      'Access-Control-Request-Headers': 'authorization',
+    },
   });
   assert.is(preflight.status, 204);
   assert.is(preflight.headers['access-control-allow-origin'], '*');
@@ -103,7 +118,17 @@ test('CORS: preflight answers 204 with the allowed headers; answers expose the h
   assert.is(preflight.headers['access-control-allow-credentials'], undefined);
   const answer = await raw('/api/v1/actors', { headers: { Origin: 'https://app.example.com' } });
   const exposed = String(answer.headers['access-control-expose-headers']).split(',');
-  for (const name of ['Link', 'ETag', 'Content-Language', 'Retry-After', 'X-Pagination-Page-Index', 'X-Pagination-Page-Size', 'X-Pagination-Page-Total', 'X-Pagination-Item-Total', 'X-Rate-Limit-Remaining']) {
+  for (const name of [
+    'Link',
+    'ETag',
+    'Content-Language',
+    'Retry-After',
+    'X-Pagination-Page-Index',
+    'X-Pagination-Page-Size',
+    'X-Pagination-Page-Total',
+    'X-Pagination-Item-Total',
+    'X-Rate-Limit-Remaining',
+  ]) {
     assert.ok(exposed.includes(name), name);
   }
   assert.is(answer.headers['access-control-allow-origin'], '*');
@@ -141,7 +166,12 @@ test('the ETag of a list changes when the served data changes', async () => {
   const before = (await raw('/api/v1/actors')).headers.etag;
   const [first] = await dataFile('actors.json');
   const path = `/api/v1/actors/${first!.uuid}`;
-  const edit = (nationality: unknown) => fetch(server.url + path, { method: 'PATCH', headers: { Authorization: `Bearer ${maintainer}`, 'Content-Type': 'application/json' }, body: JSON.stringify({ nationality }) });
+  const edit = (nationality: unknown) =>
+    fetch(server.url + path, {
+      method: 'PATCH',
+      headers: { Authorization: `Bearer ${maintainer}`, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ nationality }),
+    });
   assert.is((await edit('Edited')).status, 200);
   try {
     assert.is.not((await raw('/api/v1/actors')).headers.etag, before);
@@ -171,7 +201,14 @@ test('compression: gzip and brotli over 1 KB with Vary and Content-Length; small
 });
 
 test('Content-Length and exact application/json on every JSON answer; no GET is empty', async () => {
-  const paths = ['/api', '/api/v1/endpoints', '/api/v1/overview', '/api/v1/actors', `/api/v1/actors/${actor!.uuid}/socials`, `/api/v1/episodes/${episode!.uuid}/translations`];
+  const paths = [
+    '/api',
+    '/api/v1/endpoints',
+    '/api/v1/overview',
+    '/api/v1/actors',
+    `/api/v1/actors/${actor!.uuid}/socials`,
+    `/api/v1/episodes/${episode!.uuid}/translations`,
+  ];
   for (const path of paths) {
     for (const encoding of ['identity', 'gzip, br']) {
       const answer = await raw(path, { headers: { 'Accept-Encoding': encoding } });
@@ -184,7 +221,9 @@ test('Content-Length and exact application/json on every JSON answer; no GET is 
 });
 
 test('a huge query is answered in the error shape with a Content-Length', async () => {
-  const answer = await raw(`/api/v1/actors?first_name=${'x'.repeat(6000)}&nope=${'y'.repeat(3000)}`, { headers: { 'Accept-Encoding': 'gzip' } });
+  const answer = await raw(`/api/v1/actors?first_name=${'x'.repeat(6000)}&nope=${'y'.repeat(3000)}`, {
+    headers: { 'Accept-Encoding': 'gzip' },
+  });
   const body = assertError(answer, 414);
   assert.match(String(body.message), /^Request target is 9\d{3} bytes long; at most 2048 are served$/);
 });

@@ -20,7 +20,11 @@ let page: Page;
 
 /** operationIds of every operation under `tag`. */
 function operationsOf(tag: string): string[] {
-  return Object.values(doc.paths as Json).flatMap((item) => Object.values(item as Json).filter((op) => op.tags?.includes(tag)).map((op) => String(op.operationId)));
+  return Object.values(doc.paths as Json).flatMap((item) =>
+    Object.values(item as Json)
+      .filter((op) => op.tags?.includes(tag))
+      .map((op) => String(op.operationId)),
+  );
 }
 
 // In a test, not in test.before: uvu 0.5 reports a failing before hook as a pass.
@@ -54,7 +58,7 @@ test('GET / in a browser lands on the reference, which shows every family and it
   console.log(`  reference page screenshots in ${dir}`);
 });
 
-test('the page, reached from /, shows the service\'s own icon', async () => {
+test("the page, reached from /, shows the service's own icon", async () => {
   const icon = await pageIcon(page);
   assert.is(icon.url, `${origin}/api/docs/favicon.svg`);
   assert.is(icon.status, 200);
@@ -82,7 +86,11 @@ test('a by-uuid endpoint runs from "Try it out" without typing a uuid, and publi
   await operation.locator('.opblock-summary-control').click();
   assert.is(await operation.locator('.authorization__btn').count(), 0, 'no padlock on a public read');
   await operation.locator('.try-out__btn').click();
-  assert.is(await operation.locator('tr[data-param-name="uuid"] input').inputValue(), String(first!.uuid), 'the uuid comes filled in');
+  assert.is(
+    await operation.locator('tr[data-param-name="uuid"] input').inputValue(),
+    String(first!.uuid),
+    'the uuid comes filled in',
+  );
   await operation.locator('.execute').click();
   const answer = operation.locator('.live-responses-table tbody .response-col_status').first();
   await answer.waitFor();
@@ -115,7 +123,10 @@ test('"Try it out" writes with a MAINTAINER token: Authorize, then PATCH an acto
 test('nothing was fetched from outside the service, and the page reported no error', () => {
   const { blocked, requested, problems } = browser!;
   assert.equal(blocked, []);
-  assert.ok(requested.some((url) => url.endsWith('/api/docs/swagger-ui-bundle.js')), requested.join('\n'));
+  assert.ok(
+    requested.some((url) => url.endsWith('/api/docs/swagger-ui-bundle.js')),
+    requested.join('\n'),
+  );
   assert.ok(requested.some((url) => url.endsWith('/api/openapi.json')));
   const elsewhere = requested.filter((url) => !/^(data|blob):/.test(url) && new URL(url).origin !== origin);
   assert.equal(elsewhere, []);

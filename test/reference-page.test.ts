@@ -28,7 +28,11 @@ test('GET and HEAD / answer the one redirect the document describes, whatever th
   const [type, { schema }] = Object.entries(home.content as Json)[0]!;
   for (const accept of ['text/html', 'application/json', 'text/plain', '*/*', '']) {
     for (const method of ['GET', 'HEAD']) {
-      const response = await fetch(`${server.url}/`, { method, redirect: 'manual', headers: accept ? { Accept: accept } : {} });
+      const response = await fetch(`${server.url}/`, {
+        method,
+        redirect: 'manual',
+        headers: accept ? { Accept: accept } : {},
+      });
       assert.is(response.status, 302, `${method} ${accept}`);
       assert.is(response.headers.get('location'), home.headers.Location.schema.enum[0]);
       assert.is(response.headers.get('content-type'), `${type}; charset=utf-8`, `${method} ${accept}`);
@@ -72,7 +76,7 @@ test('/favicon.ico, where browsers look by default, is the icon both pages link,
   assert.is(await conditionalStatus('/favicon.ico', icon.headers.get('etag')!), 304);
 });
 
-test('the starter script points Swagger UI at this service\'s document and turns off the online validator', async () => {
+test("the starter script points Swagger UI at this service's document and turns off the online validator", async () => {
   const script = await (await server.get('/api/docs/reference.js')).text();
   assert.match(script, "url: '/api/openapi.json'");
   assert.match(script, 'validatorUrl: null');

@@ -30,7 +30,10 @@ const PIECE = Buffer.alloc(64 * 1024, 'a');
  * that writes everything before it reads does: every write must succeed, and the answer is
  * whatever arrived once the body is out (or the server closed).
  */
-function sendBody(port: number, { path = '/api/v1/auth/register', size, chunked, close, start = '', headers = '' }: Body): Promise<Sent> {
+function sendBody(
+  port: number,
+  { path = '/api/v1/auth/register', size, chunked, close, start = '', headers = '' }: Body,
+): Promise<Sent> {
   return new Promise((resolve) => {
     const socket = connect(port, '127.0.0.1');
     let text = '';
@@ -46,12 +49,18 @@ function sendBody(port: number, { path = '/api/v1/auth/register', size, chunked,
     });
     socket.on('connect', async () => {
       const framing = chunked ? 'Transfer-Encoding: chunked' : `Content-Length: ${size}`;
-      socket.write(`POST ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n${close ? 'Connection: close\r\n' : ''}${headers}${framing}\r\n\r\n`);
+      socket.write(
+        `POST ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n${close ? 'Connection: close\r\n' : ''}${headers}${framing}\r\n\r\n`,
+      );
       const first = Buffer.from(start);
       let piece: Buffer = first.length ? first : PIECE;
       while (sent < size && !socket.destroyed) {
         if (sent + piece.length > size) piece = piece.subarray(0, size - sent);
-        const ok = socket.write(chunked ? Buffer.concat([Buffer.from(`${piece.length.toString(16)}\r\n`), piece, Buffer.from('\r\n')]) : piece);
+        const ok = socket.write(
+          chunked
+            ? Buffer.concat([Buffer.from(`${piece.length.toString(16)}\r\n`), piece, Buffer.from('\r\n')])
+            : piece,
+        );
         sent += piece.length;
         piece = PIECE;
         if (!ok) await Promise.race([new Promise((r) => socket.once('drain', r)), closed]);
@@ -65,7 +74,11 @@ function sendBody(port: number, { path = '/api/v1/auth/register', size, chunked,
 
 function assert413(result: Sent, what: string, size: number): void {
   assert.is(result.sent, size, `${what}: only ${result.sent} bytes of the body went out`);
-  assert.is(result.writeError, undefined, `${what}: a write failed (${result.writeError}) after ${result.sent} bytes; got ${result.answer.text.slice(0, 80)}`);
+  assert.is(
+    result.writeError,
+    undefined,
+    `${what}: a write failed (${result.writeError}) after ${result.sent} bytes; got ${result.answer.text.slice(0, 80)}`,
+  );
   assert.is(result.answer.status, 413, `${what}: ${result.answer.text.slice(0, 200)}`);
   const body = JSON.parse(result.answer.body) as Record<string, unknown>;
   assert.is(body.code, 413, what);
@@ -79,7 +92,13 @@ test('bodies far past the limit, sent fast, 16 at a time: every client reads its
     for (let round = 0; round < 3; round++) {
       const kinds = Array.from({ length: 16 }, (_, i) => ({ chunked: i % 2 === 0, close: i % 4 < 2 }));
       const results = await Promise.all(kinds.map((kind) => sendBody(server.port, { ...kind, size: 10 * 2 ** 20 })));
-      results.forEach((result, i) => assert413(result, `round ${round}, ${kinds[i]!.chunked ? 'chunked' : 'with a length'}, ${kinds[i]!.close ? 'Connection: close' : 'keep-alive'}`, 10 * 2 ** 20));
+      results.forEach((result, i) =>
+        assert413(
+          result,
+          `round ${round}, ${kinds[i]!.chunked ? 'chunked' : 'with a length'}, ${kinds[i]!.close ? 'Connection: close' : 'keep-alive'}`,
+          10 * 2 ** 20,
+        ),
+      );
     }
   } finally {
     await server.close();
@@ -93,7 +112,12 @@ test('a register body with a 1 MB password gets its 413, whatever the framing', 
       for (const close of [false, true]) {
         const password = 'p'.repeat(2 ** 20);
         const body = JSON.stringify({ username: 'big_password', email: 'big@example.org', password });
-        const result = await sendBody(server.port, { size: Buffer.byteLength(body), chunked, close, start: body.slice(0, 70) });
+        const result = await sendBody(server.port, {
+          size: Buffer.byteLength(body),
+          chunked,
+          close,
+          start: body.slice(0, 70),
+        });
         assert413(result, `chunked ${chunked}, close ${close}`, Buffer.byteLength(body));
       }
     }

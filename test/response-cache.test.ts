@@ -22,7 +22,10 @@ const MB = 2 ** 20;
 
 test('an answer is kept only while its real size fits: overhead, key and headers count, not just the body', () => {
   const cache = new ResponseCache(4096, 'v1');
-  const twice = (cache: ResponseCache, key: string, build: () => BuiltAnswer) => (cache.get(key, build), cache.get(key, build));
+  const twice = (cache: ResponseCache, key: string, build: () => BuiltAnswer) => (
+    cache.get(key, build),
+    cache.get(key, build)
+  );
   const small = twice(cache, 'small', () => ({ json: '[1]' }));
   assert.is(cache.peek('small'), small, 'a small answer is kept');
   assert.ok(small.size >= ENTRY_OVERHEAD_BYTES + 'small'.length + 3, `size ${small.size} counts the overhead`);
@@ -68,12 +71,17 @@ test('30,000 distinct small answers, each asked twice, through the server: the h
     // Every threshold below the shortest episode matches every episode: a new URL, a real one-record page.
     const path = (n: number) => `/api/v1/episodes?duration=%3E${n}&size=1&fields=title`;
     const drive = async (from: number, count: number) => {
-      for (let next = from; next < from + count; ) {
+      for (let next = from; next < from + count;) {
         const batch = Array.from({ length: Math.min(50, from + count - next) }, (_, i) => next + i);
         next += batch.length;
         // Asked twice: an answer is kept from its second request on.
-        const statuses = await Promise.all(batch.map(async (n) => [(await server.get(path(n))).status, (await server.get(path(n))).status]));
-        assert.ok(statuses.flat().every((status) => status === 200), statuses.join(' '));
+        const statuses = await Promise.all(
+          batch.map(async (n) => [(await server.get(path(n))).status, (await server.get(path(n))).status]),
+        );
+        assert.ok(
+          statuses.flat().every((status) => status === 200),
+          statuses.join(' '),
+        );
       }
     };
     assert.ok(first!.duration > 40_000, 'thresholds stay below every duration');

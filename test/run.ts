@@ -32,7 +32,12 @@ function onPath(name: string): boolean {
 }
 
 const PROGRAMS: Program[] = [
-  { name: 'redis-server', usedBy: /scripts\/lib\/redis-server\.ts'/, found: () => onPath('redis-server'), apt: 'redis-server' },
+  {
+    name: 'redis-server',
+    usedBy: /scripts\/lib\/redis-server\.ts'/,
+    found: () => onPath('redis-server'),
+    apt: 'redis-server',
+  },
   { name: 'nginx', usedBy: /scripts\/lib\/nginx\.ts'/, found: () => onPath('nginx'), apt: 'nginx' },
   // The docs' commands are curl commands for the most part.
   { name: 'curl', usedBy: /helpers\/doc-session\.ts'/, found: () => onPath('curl'), apt: 'curl' },
@@ -62,17 +67,34 @@ if (suites.length === 0) {
 }
 const missing = process.env.CI === 'true' ? [] : PROGRAMS.filter((program) => !program.found());
 const notRun = suites
-  .map((suite) => ({ suite, needs: missing.filter((program) => program.usedBy.test(readFileSync(join(ROOT, 'test', suite), 'utf8'))) }))
+  .map((suite) => ({
+    suite,
+    needs: missing.filter((program) => program.usedBy.test(readFileSync(join(ROOT, 'test', suite), 'utf8'))),
+  }))
   .filter(({ needs }) => needs.length > 0);
 
-const uvu = spawnSync(process.execPath, ['--import', 'tsx', join(ROOT, 'node_modules/uvu/bin.js'), 'test', `(${suites.map((suite) => suite.replace(/\./g, '\\.')).join('|')})$`, ...notRun.flatMap(({ suite }) => ['-i', suite])], {
-  cwd: ROOT,
-  stdio: 'inherit',
-});
+const uvu = spawnSync(
+  process.execPath,
+  [
+    '--import',
+    'tsx',
+    join(ROOT, 'node_modules/uvu/bin.js'),
+    'test',
+    `(${suites.map((suite) => suite.replace(/\./g, '\\.')).join('|')})$`,
+    ...notRun.flatMap(({ suite }) => ['-i', suite]),
+  ],
+  {
+    cwd: ROOT,
+    stdio: 'inherit',
+  },
+);
 
 if (notRun.length) {
   console.log(`\nNot run: ${notRun.length} of ${suites.length} suites, for want of a program on this machine:`);
-  for (const { suite, needs } of notRun) console.log(`  ${suite} needs ${needs.map((program) => program.name).join(' and ')}`);
-  console.log(`To run them: sudo apt-get install -y ${[...new Set(notRun.flatMap(({ needs }) => needs.map((program) => program.apt)))].join(' ')} (CI=true runs every suite)`);
+  for (const { suite, needs } of notRun)
+    console.log(`  ${suite} needs ${needs.map((program) => program.name).join(' and ')}`);
+  console.log(
+    `To run them: sudo apt-get install -y ${[...new Set(notRun.flatMap(({ needs }) => needs.map((program) => program.apt)))].join(' ')} (CI=true runs every suite)`,
+  );
 }
 process.exit(uvu.status ?? 1);

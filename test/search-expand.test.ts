@@ -41,7 +41,10 @@ test('ranking: name matches before description matches, then file order', async 
   const inName = all.filter((l) => has(l.name, 'radio'));
   const inDescriptionOnly = all.filter((l) => !has(l.name, 'radio') && has(l.description, 'radio'));
   assert.ok(inName.length > 0 && inDescriptionOnly.length > 0, 'the embedded catalog has both kinds');
-  assert.equal(ids(await list('/api/v1/locations?q=radio&size=50')), [...ids(inName as Row[]), ...ids(inDescriptionOnly as Row[])]);
+  assert.equal(ids(await list('/api/v1/locations?q=radio&size=50')), [
+    ...ids(inName as Row[]),
+    ...ids(inDescriptionOnly as Row[]),
+  ]);
 });
 
 test('accent- and case-insensitive, every word must match, each as a prefix', async () => {
@@ -51,7 +54,10 @@ test('accent- and case-insensitive, every word must match, each as a prefix', as
   const [first, second] = words(target.name);
   const prefixes = `${first!.slice(0, 3)} ${second!.slice(0, 2)}`;
   const expected = located('en-US').filter((l) => words(prefixes).every((w) => has(`${l.name} ${l.description}`, w)));
-  assert.equal(ids(await list(`/api/v1/locations?q=${encodeURIComponent(prefixes)}&size=50`)).sort(), ids(expected as Row[]).sort());
+  assert.equal(
+    ids(await list(`/api/v1/locations?q=${encodeURIComponent(prefixes)}&size=50`)).sort(),
+    ids(expected as Row[]).sort(),
+  );
   assert.equal(await list('/api/v1/locations?q=radio%20zzzzqqq'), []);
 });
 
@@ -65,7 +71,9 @@ test('search combines with filters, sort and paging', async () => {
   const soundtracks = await dataFile('soundtracks.json');
   const text = (s: Row) => `${s.name} ${s.artist} ${s.album}`;
   const matching = soundtracks.filter((s) => has(text(s), 'marta') && Number(s.duration) > 150000);
-  const byDuration = [...matching].sort((a, b) => Number(b.duration) - Number(a.duration) || String(a.uuid).localeCompare(String(b.uuid)));
+  const byDuration = [...matching].sort(
+    (a, b) => Number(b.duration) - Number(a.duration) || String(a.uuid).localeCompare(String(b.uuid)),
+  );
   const response = await server.get('/api/v1/soundtracks?q=marta&duration=%3E150000&sort=duration,desc&size=3&page=2');
   assert.is(response.headers.get('x-pagination-item-total'), String(matching.length));
   assert.equal(ids(await json<Row[]>(response)), ids(byDuration.slice(3, 6)));
@@ -98,7 +106,12 @@ test('every relation of every family expands to the related records, in the sele
 test('fields with and without expand; the single-record endpoint too', async () => {
   const [actor] = await list('/api/v1/actors?size=1');
   const picked = await list('/api/v1/actors?size=1&fields=first_name,nicknames');
-  assert.equal(picked[0], { uuid: actor!.uuid, href: actor!.href, first_name: actor!.first_name, nicknames: actor!.nicknames });
+  assert.equal(picked[0], {
+    uuid: actor!.uuid,
+    href: actor!.href,
+    first_name: actor!.first_name,
+    nicknames: actor!.nicknames,
+  });
   const shaped = await json<Row>(await server.get(`/api/v1/actors/${actor!.uuid}?expand=character&fields=character`));
   const character = await json<Row>(await server.get(String(actor!.character)));
   assert.equal(shaped, { uuid: actor!.uuid, href: actor!.href, character });
@@ -120,10 +133,19 @@ test('shape and search are part of the cache key and the ETag', async () => {
 
 test('each bad q, expand and fields is a 400 naming the problem', async () => {
   assert.is(await error('/api/v1/actors?q=%20!!%20'), "Parameter 'q' has no words to search for, got ' !! '");
-  assert.is(await error('/api/v1/actors?expand=season'), "Cannot expand 'season' of actors; expandable: seasons, character");
+  assert.is(
+    await error('/api/v1/actors?expand=season'),
+    "Cannot expand 'season' of actors; expandable: seasons, character",
+  );
   assert.is(await error('/api/v1/locations?expand=season'), "Cannot expand 'season' of locations; it has no relations");
-  assert.match(await error('/api/v1/actors?fields=height'), /^Unknown field 'height' for actors; fields: uuid, href, .*first_name/);
-  assert.is(await error('/api/v1/actors?fields=first_name,,x'), "Parameter 'fields' needs comma-separated names, got 'first_name,,x'");
+  assert.match(
+    await error('/api/v1/actors?fields=height'),
+    /^Unknown field 'height' for actors; fields: uuid, href, .*first_name/,
+  );
+  assert.is(
+    await error('/api/v1/actors?fields=first_name,,x'),
+    "Parameter 'fields' needs comma-separated names, got 'first_name,,x'",
+  );
   assert.is(await error('/api/v1/actors?q=a&q=b'), "Parameter 'q' was given 2 times; give it once");
   const [actor] = await list('/api/v1/actors?size=1');
   assert.match(await error(`/api/v1/actors/${actor!.uuid}?expand=nope`), /^Cannot expand 'nope' of actors/);

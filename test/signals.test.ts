@@ -16,7 +16,9 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 /** `promise`, or a failure naming `what` after `ms`: a server that ignores its signal fails the test instead of hanging it. */
 function within<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`${what}: nothing after ${ms} ms`)), ms)));
+  const late = new Promise<never>(
+    (_, reject) => (timer = setTimeout(() => reject(new Error(`${what}: nothing after ${ms} ms`)), ms)),
+  );
   return Promise.race([promise, late]).finally(() => clearTimeout(timer));
 }
 
@@ -32,12 +34,23 @@ async function exitOf(npm: ChildProcess): Promise<number | null> {
  * once it listens. npm leads a process group of its own, as in a terminal, so Ctrl-C can be
  * replayed and `killStray` can end whatever a failed test leaves behind.
  */
-async function npmStart(env: Record<string, string> = {}, args = ['start']): Promise<{ npm: ChildProcess; port: number; output: () => string }> {
+async function npmStart(
+  env: Record<string, string> = {},
+  args = ['start'],
+): Promise<{ npm: ChildProcess; port: number; output: () => string }> {
   const port = await freePort();
   const dir = await tempDir();
   const npm = spawn('npm', args, {
     cwd: ROOT,
-    env: { ...process.env, ...TEST_ENV, LOG_LEVEL: 'info', PORT: String(port), HOST: '127.0.0.1', ACCOUNTS_FILE: `${dir}/accounts.json`, ...env },
+    env: {
+      ...process.env,
+      ...TEST_ENV,
+      LOG_LEVEL: 'info',
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      ACCOUNTS_FILE: `${dir}/accounts.json`,
+      ...env,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
     detached: true,
   });
@@ -65,7 +78,11 @@ async function serverOf(npm: ChildProcess): Promise<number> {
   const children = await childPids(npm.pid!);
   assert.is(children.length, 1, `npm runs one process (no shell in between): ${children.join(', ')}`);
   const node = children[0]!;
-  assert.match((await readFile(`/proc/${node}/cmdline`, 'utf8')).replace(/\0/g, ' '), /^node .*dist\/main\.js/, 'plain node on the compiled server');
+  assert.match(
+    (await readFile(`/proc/${node}/cmdline`, 'utf8')).replace(/\0/g, ' '),
+    /^node .*dist\/main\.js/,
+    'plain node on the compiled server',
+  );
   assert.equal(await childPids(node), [], 'the server starts no process (no transpiler, no esbuild service)');
   return node;
 }
@@ -74,7 +91,9 @@ async function serverOf(npm: ChildProcess): Promise<number> {
 function halfSentRegistration(port: number): { finish: () => void; answer: Promise<number> } {
   const body = JSON.stringify(newUser('inflight'));
   const socket = connect(port, '127.0.0.1');
-  socket.write(`POST /api/v1/auth/register HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body.slice(0, 10)}`);
+  socket.write(
+    `POST /api/v1/auth/register HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body.slice(0, 10)}`,
+  );
   let text = '';
   socket.on('data', (chunk) => (text += chunk));
   socket.on('error', () => {});
@@ -104,7 +123,11 @@ for (const [signal, target] of cases) {
       process.kill(target === 'npm' ? npm.pid! : target === 'node' ? node : -npm.pid!, signal);
       await sleep(300);
       inFlight.finish();
-      assert.is(await within(inFlight.answer, 10_000, 'the answer in flight'), 201, 'the request in flight was answered');
+      assert.is(
+        await within(inFlight.answer, 10_000, 'the answer in flight'),
+        201,
+        'the request in flight was answered',
+      );
       assert.is(await exitOf(npm), 0, output());
       assert.ok(await gone(node), 'no server left running');
       assert.match(output(), new RegExp(`${signal}: finishing in-flight requests`));
@@ -126,7 +149,11 @@ test('a request that never finishes holds the stop up for SHUTDOWN_GRACE_SECONDS
     const took = performance.now() - signalled;
     assert.is(code, 0, output());
     assert.ok(took > 900 && took < 5000, `stopped ${Math.round(took)} ms after SIGTERM`);
-    assert.is(await within(stuck.answer, 1000, 'the stuck connection'), 0, 'the stuck request got no answer: its connection was closed');
+    assert.is(
+      await within(stuck.answer, 1000, 'the stuck connection'),
+      0,
+      'the stuck request got no answer: its connection was closed',
+    );
     assert.ok(await gone(node), 'no server left running');
   } finally {
     killStray(npm);
@@ -141,7 +168,11 @@ async function descendants(pid: number): Promise<number[]> {
 }
 
 /** A process's command line, for failure messages ('' once it is gone). */
-const commandOf = (pid: number) => readFile(`/proc/${pid}/cmdline`, 'utf8').then((text) => text.replace(/\0/g, ' ').trim(), () => '');
+const commandOf = (pid: number) =>
+  readFile(`/proc/${pid}/cmdline`, 'utf8').then(
+    (text) => text.replace(/\0/g, ' ').trim(),
+    () => '',
+  );
 
 /** Whether anything still accepts connections on 127.0.0.1:`port`. */
 function answers(port: number): Promise<boolean> {
@@ -160,7 +191,13 @@ function answers(port: number): Promise<boolean> {
  * alone, so npm must pass the signal down to the server, and no process in between may die of
  * it and leave the server behind, still answering.
  */
-async function npmRunDev(): Promise<{ npm: ChildProcess; port: number; output: () => string; server: number; tree: number[] }> {
+async function npmRunDev(): Promise<{
+  npm: ChildProcess;
+  port: number;
+  output: () => string;
+  server: number;
+  tree: number[];
+}> {
   const data = join(await tempDir(), 'data');
   await cp(join(ROOT, 'data'), data, { recursive: true });
   const started = await npmStart({ DATA_DIR: data }, ['run', 'dev']);
@@ -190,7 +227,11 @@ for (const [signal, target] of devCases) {
       process.kill(target === 'npm' ? npm.pid! : target === 'server' ? server : -npm.pid!, signal);
       await sleep(300);
       inFlight.finish();
-      assert.is(await within(inFlight.answer, 10_000, 'the answer in flight'), 201, 'the request in flight was answered');
+      assert.is(
+        await within(inFlight.answer, 10_000, 'the answer in flight'),
+        201,
+        'the request in flight was answered',
+      );
       assert.is(await exitOf(npm), 0, output());
       for (const pid of tree) {
         const command = await commandOf(pid);

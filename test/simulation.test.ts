@@ -22,7 +22,9 @@ function raw(path: string): Promise<{ status: number; byFastPath: boolean; body:
     request(server.url + path, (res) => {
       let body = '';
       res.setEncoding('utf8').on('data', (chunk: string) => (body += chunk));
-      res.on('end', () => resolve({ status: res.statusCode!, byFastPath: res.rawHeaders.includes('content-type'), body }));
+      res.on('end', () =>
+        resolve({ status: res.statusCode!, byFastPath: res.rawHeaders.includes('content-type'), body }),
+      );
     })
       .on('error', reject)
       .end();
@@ -45,7 +47,11 @@ test('_fail answers each status in the one error shape, saying it is simulated, 
 });
 
 test('_fail answers a write too, before anything is carried out', async () => {
-  const response = await fetch(`${server.url}/api/v1/actors?_fail=409`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+  const response = await fetch(`${server.url}/api/v1/actors?_fail=409`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: '{}',
+  });
   assert.is(response.status, 409);
   assert.match((await json<ErrorBody>(response)).message, /^Simulated 409/);
 });
@@ -90,11 +96,16 @@ test('_delay holds the answer: a delayed read answers after a plain one sent aft
 });
 
 test('a client has at most 4 delayed requests in flight; the next is a 429, and once they answer it may delay again', async () => {
-  const statuses = await Promise.all(Array.from({ length: 6 }, () => server.get('/api/v1/seasons?_delay=5000').then((response) => response.status)));
+  const statuses = await Promise.all(
+    Array.from({ length: 6 }, () => server.get('/api/v1/seasons?_delay=5000').then((response) => response.status)),
+  );
   assert.equal(statuses.sort(), [200, 200, 200, 200, 429, 429]);
   const refused = await Promise.all(Array.from({ length: 5 }, () => server.get('/api/v1/seasons?_delay=3000')));
   const over = refused.find((response) => response.status === 429)!;
-  assert.match((await json<ErrorBody>(over)).message, /Too many requests with _delay at once: address 127\.0\.0\.1 has 4 waiting/);
+  assert.match(
+    (await json<ErrorBody>(over)).message,
+    /Too many requests with _delay at once: address 127\.0\.0\.1 has 4 waiting/,
+  );
   assert.is(over.headers.get('retry-after'), '1');
   assert.is((await server.get('/api/v1/seasons?_delay=10')).status, 200);
 });
@@ -119,20 +130,27 @@ test('the fast path never replays a simulated answer: each is simulated again, a
 });
 
 test('the served document describes _delay and _fail on every operation', async () => {
-  const document = await json<{ paths: Record<string, Record<string, { parameters?: { $ref?: string }[] }>> }>(await server.get('/api/openapi.json'));
+  const document = await json<{ paths: Record<string, Record<string, { parameters?: { $ref?: string }[] }>> }>(
+    await server.get('/api/openapi.json'),
+  );
   for (const [path, item] of Object.entries(document.paths)) {
     for (const [method, operation] of Object.entries(item)) {
       const refs = (operation.parameters ?? []).map((parameter) => parameter.$ref);
-      assert.ok(refs.includes('#/components/parameters/SimulatedDelay') && refs.includes('#/components/parameters/SimulatedFailure'), `${method} ${path}`);
+      assert.ok(
+        refs.includes('#/components/parameters/SimulatedDelay') &&
+          refs.includes('#/components/parameters/SimulatedFailure'),
+        `${method} ${path}`,
+      );
     }
   }
 });
 
-test('simulated requests count in the caller\'s budget, and a spent budget is refused before any simulation', async () => {
+test("simulated requests count in the caller's budget, and a spent budget is refused before any simulation", async () => {
   const limited = await startApp({ SIMULATE: 'on', RATE_LIMIT: 'on', RATE_LIMIT_ANONYMOUS: '3' });
   try {
     const remaining: (string | null)[] = [];
-    for (const query of ['_fail=500', '_delay=10', '_fail=404']) remaining.push((await limited.get(`/api/v1/actors?${query}`)).headers.get('x-rate-limit-remaining'));
+    for (const query of ['_fail=500', '_delay=10', '_fail=404'])
+      remaining.push((await limited.get(`/api/v1/actors?${query}`)).headers.get('x-rate-limit-remaining'));
     assert.equal(remaining, ['2', '1', '0']);
     const refused = await limited.get('/api/v1/actors?_fail=500');
     assert.is(refused.status, 429);

@@ -36,21 +36,40 @@ function conditionFor(store: FamilyStore, language: string): fc.Arbitrary<Condit
     const ops: fc.Arbitrary<Condition>[] = [
       value.map((v) => ({ field: info.name, op: 'eq' as const, value: v })),
       value.map((v) => ({ field: info.name, op: 'ne' as const, value: v })),
-      fc.array(value, { minLength: 1, maxLength: 3 }).map((vs) => ({ field: info.name, op: 'any' as const, values: vs })),
-      fc.array(value, { minLength: 1, maxLength: 3 }).map((vs) => ({ field: info.name, op: 'none' as const, values: vs })),
-      fc.array(value, { minLength: 1, maxLength: 2 }).map((vs) => ({ field: info.name, op: 'all' as const, values: vs })),
+      fc
+        .array(value, { minLength: 1, maxLength: 3 })
+        .map((vs) => ({ field: info.name, op: 'any' as const, values: vs })),
+      fc
+        .array(value, { minLength: 1, maxLength: 3 })
+        .map((vs) => ({ field: info.name, op: 'none' as const, values: vs })),
+      fc
+        .array(value, { minLength: 1, maxLength: 2 })
+        .map((vs) => ({ field: info.name, op: 'all' as const, values: vs })),
     ];
     if (info.kind === 'string') {
-      const needle = value.chain((v) => fc.nat(Math.max(0, String(v).length - 1)).map((start) => String(v).slice(start, start + 3).toUpperCase()));
+      const needle = value.chain((v) =>
+        fc.nat(Math.max(0, String(v).length - 1)).map((start) =>
+          String(v)
+            .slice(start, start + 3)
+            .toUpperCase(),
+        ),
+      );
       ops.push(needle.map((v) => ({ field: info.name, op: 'contains' as const, value: v })));
       ops.push(needle.map((v) => ({ field: info.name, op: 'not-contains' as const, value: v })));
     } else {
       ops.push(
-        fc.tuple(value, value, fc.boolean(), fc.boolean(), fc.constantFrom('min', 'max', 'both')).map(([a, b, minInclusive, maxInclusive, which]) => {
-          const [min, max] = a < b ? [a, b] : [b, a];
-          const range = which === 'min' ? { min, minInclusive } : which === 'max' ? { max, maxInclusive } : { min, max, minInclusive, maxInclusive };
-          return { field: info.name, op: 'range' as const, range };
-        }),
+        fc
+          .tuple(value, value, fc.boolean(), fc.boolean(), fc.constantFrom('min', 'max', 'both'))
+          .map(([a, b, minInclusive, maxInclusive, which]) => {
+            const [min, max] = a < b ? [a, b] : [b, a];
+            const range =
+              which === 'min'
+                ? { min, minInclusive }
+                : which === 'max'
+                  ? { max, maxInclusive }
+                  : { min, max, minInclusive, maxInclusive };
+            return { field: info.name, op: 'range' as const, range };
+          }),
       );
     }
     return fc.oneof(...ops);
@@ -67,7 +86,9 @@ for (const name of ['actors', 'episodes', 'locations', 'games', 'seasons', 'soun
           fc.record({
             language: fc.constant(language),
             conditions: fc.array(conditionFor(store, language), { minLength: 0, maxLength: 3 }),
-            sort: fc.option(fc.constantFrom(...[...store.family.fields.values()].filter((f) => !f.list).map((f) => f.name))),
+            sort: fc.option(
+              fc.constantFrom(...[...store.family.fields.values()].filter((f) => !f.list).map((f) => f.name)),
+            ),
             direction: fc.constantFrom('asc' as const, 'desc' as const),
           }),
         ),
@@ -78,7 +99,11 @@ for (const name of ['actors', 'episodes', 'locations', 'games', 'seasons', 'soun
           if (sort) {
             const info = store.family.fields.get(sort)!;
             const collation = info.translated ? language : catalog.defaultLanguage;
-            assert.equal([...sortPositions(store, indexed, sort, direction, language)], scanSort(store, scanned, sort, direction, language, collation), `sort ${sort} ${direction}`);
+            assert.equal(
+              [...sortPositions(store, indexed, sort, direction, language)],
+              scanSort(store, scanned, sort, direction, language, collation),
+              `sort ${sort} ${direction}`,
+            );
           }
         },
       ),
@@ -97,17 +122,39 @@ test('a store patched by a write holds what a store built from the same rows hol
   const inSpanish = store.records.findIndex((_, p) => store.ownTranslation(p, 'es-ES') !== undefined);
   assert.ok(inSpanish >= 0, 'an episode translated into es-ES');
   const [replaced, translated, untranslated] = [store.records[5]!, store.records[7]!, store.records[inSpanish]!];
-  const added = { ...store.records[0]!, uuid: '00000000-0000-4000-8000-000000000001', thumbnail: '/images/episodes/00000000-0000-4000-8000-000000000001.svg' };
-  const records = new Map<string, CatalogRecord>([[replaced.uuid, { ...replaced, duration: 1 }], [added.uuid, added]]);
+  const added = {
+    ...store.records[0]!,
+    uuid: '00000000-0000-4000-8000-000000000001',
+    thumbnail: '/images/episodes/00000000-0000-4000-8000-000000000001.svg',
+  };
+  const records = new Map<string, CatalogRecord>([
+    [replaced.uuid, { ...replaced, duration: 1 }],
+    [added.uuid, added],
+  ]);
   const rows = new Map<string, Map<string, Translation | null>>([
-    ['pt-BR', new Map([[translated.uuid, { title: 'Título novo' }], [added.uuid, { title: 'Acrescentado' }]])],
+    [
+      'pt-BR',
+      new Map([
+        [translated.uuid, { title: 'Título novo' }],
+        [added.uuid, { title: 'Acrescentado' }],
+      ]),
+    ],
     ['es-ES', new Map([[untranslated.uuid, null]])],
   ]);
   const patched = store.patched(records, rows);
 
   const list = [...store.records.map((record) => records.get(record.uuid) ?? record), added];
   const columns = new Map(
-    store.languages.map((language) => [language, list.map((record, p) => (rows.get(language)?.has(record.uuid) ? (rows.get(language)!.get(record.uuid) ?? undefined) : p < store.size ? store.ownTranslation(p, language) : undefined))]),
+    store.languages.map((language) => [
+      language,
+      list.map((record, p) =>
+        rows.get(language)?.has(record.uuid)
+          ? (rows.get(language)!.get(record.uuid) ?? undefined)
+          : p < store.size
+            ? store.ownTranslation(p, language)
+            : undefined,
+      ),
+    ]),
   );
   const built = new FamilyStore(store.family, list, columns, store.languages, store.defaultLanguage);
   assert.equal(patched.records, built.records);
@@ -116,9 +163,19 @@ test('a store patched by a write holds what a store built from the same rows hol
     assert.equal(patched.translationsOf(p), built.translationsOf(p), `translations of position ${p}`);
   }
   // Generated catalogs name pictures of their own: without them, the added record is the one that does.
-  const bare = new FamilyStore(store.family, store.records.map(({ thumbnail: _t, images: _i, ...record }) => record as CatalogRecord), new Map(), store.languages, store.defaultLanguage);
+  const bare = new FamilyStore(
+    store.family,
+    store.records.map(({ thumbnail: _t, images: _i, ...record }) => record as CatalogRecord),
+    new Map(),
+    store.languages,
+    store.defaultLanguage,
+  );
   assert.is(bare.namesPictures, false);
-  assert.is(bare.patched(new Map([[added.uuid, added]]), new Map()).namesPictures, true, 'the added record names a picture of its own');
+  assert.is(
+    bare.patched(new Map([[added.uuid, added]]), new Map()).namesPictures,
+    true,
+    'the added record names a picture of its own',
+  );
   assert.is(store.position(added.uuid), undefined, 'the store patched is left as it was');
   assert.is(store.ownTranslation(7, 'pt-BR')?.title, store.translation(7, 'pt-BR').fields.title);
 });

@@ -3,7 +3,21 @@ import * as assert from 'uvu/assert';
 import { decimal } from '../src/lib/text.ts';
 
 test('decimal writes whole numbers as String does, around every group of three digits', () => {
-  const numbers = [0, 7, 999, 1000, 1001, 10_010, 999_999, 1_000_000, 1_234_567, 999_999_998, 1_000_000_000, 1_795_000_060, Number.MAX_SAFE_INTEGER];
+  const numbers = [
+    0,
+    7,
+    999,
+    1000,
+    1001,
+    10_010,
+    999_999,
+    1_000_000,
+    1_234_567,
+    999_999_998,
+    1_000_000_000,
+    1_795_000_060,
+    Number.MAX_SAFE_INTEGER,
+  ];
   for (let n = 0; n < 3000; n += 7) numbers.push(n, n * 1009, n * 1_000_003);
   for (const n of numbers) assert.is(decimal(n), String(n), String(n));
 });

@@ -34,7 +34,9 @@ test('a disk that fills halfway leaves the old file whole, no temporary file, an
   const dir = await tempDir();
   const file = join(dir, 'data.json');
   await writeFile(file, '{"old":true}\n');
-  const error = await writeWholeFile(file, 'x'.repeat(10_000), { writeSome: stingy(1000, 4_000) }).catch((e: NodeJS.ErrnoException) => e);
+  const error = await writeWholeFile(file, 'x'.repeat(10_000), { writeSome: stingy(1000, 4_000) }).catch(
+    (e: NodeJS.ErrnoException) => e,
+  );
   assert.is((error as NodeJS.ErrnoException).code, 'ENOSPC');
   assert.is(await readFile(file, 'utf8'), '{"old":true}\n');
   assert.equal(await readdir(dir), ['data.json']);
@@ -42,7 +44,9 @@ test('a disk that fills halfway leaves the old file whole, no temporary file, an
 
 test('a write that makes no progress is ENOSPC, not an endless loop', async () => {
   const dir = await tempDir();
-  const error = await writeWholeFile(join(dir, 'f'), 'abc', { writeSome: async () => 0 }).catch((e: NodeJS.ErrnoException) => e);
+  const error = await writeWholeFile(join(dir, 'f'), 'abc', { writeSome: async () => 0 }).catch(
+    (e: NodeJS.ErrnoException) => e,
+  );
   assert.is((error as NodeJS.ErrnoException).code, 'ENOSPC');
   assert.equal(await readdir(dir), []);
 });
@@ -66,9 +70,24 @@ test('keepPrevious keeps the replaced version; exclusive never replaces; mode is
 test('leftovers of an interrupted write are found and removed, nothing else', async () => {
   const dir = await tempDir();
   await mkdir(join(dir, 'keep'));
-  for (const name of ['accounts.json', 'accounts.json.0123456789ab.tmp', 'accounts.json.0123456789ab.tmp.previous', 'other.json.0123456789ab.tmp', 'accounts.json.previous']) await writeFile(join(dir, name), '');
-  assert.equal((await removeLeftovers(join(dir, 'accounts.json'))).sort(), ['accounts.json.0123456789ab.tmp', 'accounts.json.0123456789ab.tmp.previous']);
-  assert.equal((await readdir(dir)).sort(), ['accounts.json', 'accounts.json.previous', 'keep', 'other.json.0123456789ab.tmp']);
+  for (const name of [
+    'accounts.json',
+    'accounts.json.0123456789ab.tmp',
+    'accounts.json.0123456789ab.tmp.previous',
+    'other.json.0123456789ab.tmp',
+    'accounts.json.previous',
+  ])
+    await writeFile(join(dir, name), '');
+  assert.equal((await removeLeftovers(join(dir, 'accounts.json'))).sort(), [
+    'accounts.json.0123456789ab.tmp',
+    'accounts.json.0123456789ab.tmp.previous',
+  ]);
+  assert.equal((await readdir(dir)).sort(), [
+    'accounts.json',
+    'accounts.json.previous',
+    'keep',
+    'other.json.0123456789ab.tmp',
+  ]);
 });
 
 test.run();

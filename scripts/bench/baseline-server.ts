@@ -5,7 +5,12 @@ import { createServer } from 'node:http';
 import type { Recorded } from './recorded.ts';
 
 const answers = JSON.parse(readFileSync(process.argv[2]!, 'utf8')) as Recorded[];
-const byRequest = new Map(answers.map((a) => [`${a.path} ${a.requestHeaders['if-none-match'] ?? ''}`, { ...a, bytes: Buffer.from(a.body, 'base64') }]));
+const byRequest = new Map(
+  answers.map((a) => [
+    `${a.path} ${a.requestHeaders['if-none-match'] ?? ''}`,
+    { ...a, bytes: Buffer.from(a.body, 'base64') },
+  ]),
+);
 
 const server = createServer((req, res) => {
   const answer = byRequest.get(`${req.url} ${req.headers['if-none-match'] ?? ''}`);

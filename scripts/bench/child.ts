@@ -49,7 +49,9 @@ export function pinToCore(pid: number, core: number): void {
   try {
     execFileSync('taskset', ['-a', '-p', '-c', String(core), String(pid)], { stdio: 'ignore' });
   } catch (error) {
-    throw new Error(`cannot pin process ${pid} to CPU ${core} with taskset (util-linux, two cores needed): ${(error as Error).message}`);
+    throw new Error(
+      `cannot pin process ${pid} to CPU ${core} with taskset (util-linux, two cores needed): ${(error as Error).message}`,
+    );
   }
 }
 
@@ -62,7 +64,13 @@ const OUTPUT_TAIL = 65_536;
  * @example
  * const ours = await startChild(compiledServer(), { PORT: '0', HOST: '127.0.0.1' });
  */
-export async function startChild(args: string[], env: Record<string, string>, url?: string, timeoutMs = 600_000, node = process.execPath): Promise<Child> {
+export async function startChild(
+  args: string[],
+  env: Record<string, string>,
+  url?: string,
+  timeoutMs = 600_000,
+  node = process.execPath,
+): Promise<Child> {
   const child = spawn(node, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   const keep = (chunk: Buffer) => {
@@ -84,8 +92,10 @@ export async function startChild(args: string[], env: Record<string, string>, ur
     url: found,
     process: child,
     output: () => output,
-    rss: async () => Number(/VmRSS:\s+(\d+) kB/.exec(await readFile(`/proc/${child.pid}/status`, 'utf8'))?.[1] ?? 0) * 1024,
-    peakRss: async () => Number(/VmHWM:\s+(\d+) kB/.exec(await readFile(`/proc/${child.pid}/status`, 'utf8'))?.[1] ?? 0) * 1024,
+    rss: async () =>
+      Number(/VmRSS:\s+(\d+) kB/.exec(await readFile(`/proc/${child.pid}/status`, 'utf8'))?.[1] ?? 0) * 1024,
+    peakRss: async () =>
+      Number(/VmHWM:\s+(\d+) kB/.exec(await readFile(`/proc/${child.pid}/status`, 'utf8'))?.[1] ?? 0) * 1024,
     resetPeakRss: () => writeFile(`/proc/${child.pid}/clear_refs`, '5'),
     cpuSeconds: () => cpuSecondsOf(child.pid!),
     stop: async () => {

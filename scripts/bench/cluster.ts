@@ -26,7 +26,14 @@ const SECRET = 'the key every instance of the benchmark shares';
 /** Sign-ins per second through `url` for one account, at the default scrypt cost. */
 async function signIns(url: string, seconds: number, connections: number): Promise<number> {
   const body = JSON.stringify({ username: 'bench_user', password: 'a benchmark passphrase' });
-  const result = await autocannon({ url: `${url}/api/v1/auth/authenticate`, method: 'POST', headers: { 'content-type': 'application/json' }, body, duration: seconds, connections });
+  const result = await autocannon({
+    url: `${url}/api/v1/auth/authenticate`,
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body,
+    duration: seconds,
+    connections,
+  });
   return result['2xx'] / seconds;
 }
 
@@ -55,15 +62,39 @@ export async function measureCluster(options: ClusterOptions): Promise<ClusterRo
           children.push(
             await startChild(
               compiledServer(),
-              { PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', TRUST_PROXY: '1', ACCOUNTS_STORE: 'redis', REDIS_URL: redis.url, JWT_SECRET: SECRET, RATE_LIMIT_ANONYMOUS: '1000000000', AUTH_RATE_LIMIT: '1000000000', LOGIN_FAILURE_LIMIT: '1000000000' },
+              {
+                PORT: String(port),
+                HOST: '127.0.0.1',
+                LOG_LEVEL: 'warn',
+                TRUST_PROXY: '1',
+                ACCOUNTS_STORE: 'redis',
+                REDIS_URL: redis.url,
+                JWT_SECRET: SECRET,
+                RATE_LIMIT_ANONYMOUS: '1000000000',
+                AUTH_RATE_LIMIT: '1000000000',
+                LOGIN_FAILURE_LIMIT: '1000000000',
+              },
               `http://127.0.0.1:${port}/api/ping`,
             ),
           );
         }
-        nginx = new Nginx(nginxPort, children.map((child) => Number(new URL(child.url).port)));
+        nginx = new Nginx(
+          nginxPort,
+          children.map((child) => Number(new URL(child.url).port)),
+        );
         await nginx.start();
-        const register = { first_name: 'Bench', last_name: 'User', username: 'bench_user', email: 'bench@example.org', password: 'a benchmark passphrase' };
-        await fetch(`${nginx.url}/api/v1/auth/register`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(register) });
+        const register = {
+          first_name: 'Bench',
+          last_name: 'User',
+          username: 'bench_user',
+          email: 'bench@example.org',
+          password: 'a benchmark passphrase',
+        };
+        await fetch(`${nginx.url}/api/v1/auth/register`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify(register),
+        });
         const actor = (await (await fetch(`${nginx.url}/api/v1/actors?size=1`)).json()) as { uuid: string }[];
         const path = `${nginx.url}/api/v1/actors/${actor[0]!.uuid}`;
         await drive(path, {}, 200, { seconds: 1, connections: options.connections });

@@ -18,11 +18,21 @@ export interface ColdStarts {
 }
 
 /** One boot: `node <script>` until /api/ping answers, then its memory after `settleSeconds`. */
-async function bootOnce(node: string, script: string, settleSeconds: number): Promise<{ ms: number; rss: number; peak: number }> {
+async function bootOnce(
+  node: string,
+  script: string,
+  settleSeconds: number,
+): Promise<{ ms: number; rss: number; peak: number }> {
   const port = await freePort();
   const accounts = join(await mkdtemp(join(tmpdir(), 'cold-')), 'accounts.json');
   const started = performance.now();
-  const child = await startChild([script], { PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', ACCOUNTS_FILE: accounts }, `http://127.0.0.1:${port}/api/ping`, 60_000, node);
+  const child = await startChild(
+    [script],
+    { PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', ACCOUNTS_FILE: accounts },
+    `http://127.0.0.1:${port}/api/ping`,
+    60_000,
+    node,
+  );
   const ms = performance.now() - started;
   try {
     await new Promise((resolve) => setTimeout(resolve, settleSeconds * 1000));
@@ -40,7 +50,11 @@ async function bootOnce(node: string, script: string, settleSeconds: number): Pr
  * @example
  * const [node20] = await measureColdStarts({ nodes: [process.execPath], runs: 5, settleSeconds: 10 });
  */
-export async function measureColdStarts(options: { nodes: string[]; runs: number; settleSeconds: number }): Promise<ColdStarts[]> {
+export async function measureColdStarts(options: {
+  nodes: string[];
+  runs: number;
+  settleSeconds: number;
+}): Promise<ColdStarts[]> {
   compiledServer(); // builds dist/ when missing or stale; it is then started as plain `node dist/main.js`
   const rows: ColdStarts[] = [];
   for (const node of options.nodes) {
@@ -76,7 +90,11 @@ export async function measureNpmStart(runs: number): Promise<number> {
     const port = await freePort();
     const accounts = join(await mkdtemp(join(tmpdir(), 'cold-')), 'accounts.json');
     const started = performance.now();
-    const npm = spawn('npm', ['start', '--silent'], { env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', ACCOUNTS_FILE: accounts }, stdio: 'ignore', detached: true });
+    const npm = spawn('npm', ['start', '--silent'], {
+      env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', ACCOUNTS_FILE: accounts },
+      stdio: 'ignore',
+      detached: true,
+    });
     try {
       for (;;) {
         if (npm.exitCode !== null) throw new Error(`npm start exited with ${npm.exitCode}`);

@@ -33,7 +33,10 @@ export async function replaceSection(name: string, text: string): Promise<string
   const block = `${start}\n${text}${end}`;
   const from = current.indexOf(start);
   const to = current.indexOf(end);
-  const next = from >= 0 && to > from ? current.slice(0, from) + block + current.slice(to + end.length) : `${current.trimEnd()}\n\n${block}\n`;
+  const next =
+    from >= 0 && to > from
+      ? current.slice(0, from) + block + current.slice(to + end.length)
+      : `${current.trimEnd()}\n\n${block}\n`;
   await writeFile(FILE, next);
   return FILE;
 }

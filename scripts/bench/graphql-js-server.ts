@@ -16,10 +16,30 @@ const server = createServer((req, res) => {
   const chunks: Buffer[] = [];
   req.on('data', (chunk: Buffer) => chunks.push(chunk));
   req.on('end', async () => {
-    const params = req.method === 'POST' ? (JSON.parse(Buffer.concat(chunks).toString('utf8')) as { query: string; variables?: Record<string, unknown> }) : { query: new URL(req.url!, 'http://x').searchParams.get('query') ?? '' };
-    const result = await graphql({ schema, source: params.query, variableValues: params.variables ?? null, contextValue: { catalog, preferred: catalog.defaultLanguage, maxPageSize: 50, origin: `http://${req.headers.host}`, pacer: new Pacer(5), reached: new Map() } satisfies GraphQLContext });
+    const params =
+      req.method === 'POST'
+        ? (JSON.parse(Buffer.concat(chunks).toString('utf8')) as { query: string; variables?: Record<string, unknown> })
+        : { query: new URL(req.url!, 'http://x').searchParams.get('query') ?? '' };
+    const result = await graphql({
+      schema,
+      source: params.query,
+      variableValues: params.variables ?? null,
+      contextValue: {
+        catalog,
+        preferred: catalog.defaultLanguage,
+        maxPageSize: 50,
+        origin: `http://${req.headers.host}`,
+        pacer: new Pacer(5),
+        reached: new Map(),
+      } satisfies GraphQLContext,
+    });
     const body = JSON.stringify(result);
-    res.writeHead(result.errors ? 400 : 200, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(body) }).end(body);
+    res
+      .writeHead(result.errors ? 400 : 200, {
+        'content-type': 'application/json; charset=utf-8',
+        'content-length': Buffer.byteLength(body),
+      })
+      .end(body);
   });
 });
 server.listen(0, '127.0.0.1', () => {

@@ -13,8 +13,10 @@ import { RAISED, startOurs } from './throughput.ts';
  */
 export const HOSTILE_QUERIES = {
   '490 fields': (n: number) => `{ ${'overview { title } '.repeat(490)}} # ${n}`,
-  'fragment explosion': (n: number) => `query { ...F0 } ${Array.from({ length: 30 }, (_, i) => `fragment F${i} on Query { ...F${i + 1} ...F${i + 1} }`).join(' ')} fragment F30 on Query { overview { title } } # ${n}`,
-  'deep nesting': (n: number) => `{ seasons { items { ${'next_season { prev_season { '.repeat(6)}title${' } }'.repeat(6)} } } } # ${n}`,
+  'fragment explosion': (n: number) =>
+    `query { ...F0 } ${Array.from({ length: 30 }, (_, i) => `fragment F${i} on Query { ...F${i + 1} ...F${i + 1} }`).join(' ')} fragment F30 on Query { overview { title } } # ${n}`,
+  'deep nesting': (n: number) =>
+    `{ seasons { items { ${'next_season { prev_season { '.repeat(6)}title${' } }'.repeat(6)} } } } # ${n}`,
 };
 
 /** The request of a hostile query: a POST as a GraphQL client sends it. */
@@ -59,12 +61,19 @@ export interface HostileFigures {
 const origin = (child: Child) => new URL(child.url).origin;
 
 /** `clients` connections sending a new 490-field query each time the last is answered, for `seconds`. */
-async function loop(url: string, clients: number, seconds: number, next: () => number): Promise<Record<string, number>> {
+async function loop(
+  url: string,
+  clients: number,
+  seconds: number,
+  next: () => number,
+): Promise<Record<string, number>> {
   const result = await autocannon({
     url,
     connections: clients,
     duration: seconds,
-    requests: [{ setupRequest: (request) => ({ ...request, ...hostileRequest(HOSTILE_QUERIES['490 fields'](next())) }) }],
+    requests: [
+      { setupRequest: (request) => ({ ...request, ...hostileRequest(HOSTILE_QUERIES['490 fields'](next())) }) },
+    ],
   });
   const codes = result.statusCodeStats as unknown as Record<string, { count: number }>;
   const statuses = Object.fromEntries(Object.entries(codes).map(([code, { count }]) => [code, count]));
@@ -84,7 +93,10 @@ async function loop(url: string, clients: number, seconds: number, next: () => n
 export async function measureHostile(options: HostileOptions): Promise<HostileFigures> {
   const { progress } = options;
   progress('hostile GraphQL · starting our server');
-  const server = await startOurs(options.dataDir, { ...RAISED, ACCOUNTS_FILE: join(await mkdtemp(join(tmpdir(), 'bench-hostile-')), 'accounts.json') });
+  const server = await startOurs(options.dataDir, {
+    ...RAISED,
+    ACCOUNTS_FILE: join(await mkdtemp(join(tmpdir(), 'bench-hostile-')), 'accounts.json'),
+  });
   try {
     if (options.pin) {
       pinToCore(process.pid, 0);
@@ -103,7 +115,8 @@ async function measure(server: Child, options: HostileOptions): Promise<HostileF
   const rest = `${origin(server)}/api/v1/actors/${actor!.uuid}`;
   let n = 0;
   const statuses: Record<string, number> = {};
-  const count = (more: Record<string, number>) => Object.entries(more).forEach(([code, k]) => (statuses[code] = (statuses[code] ?? 0) + k));
+  const count = (more: Record<string, number>) =>
+    Object.entries(more).forEach(([code, k]) => (statuses[code] = (statuses[code] ?? 0) + k));
   const inARow = async () => {
     const before = await server.cpuSeconds();
     for (let i = 0; i < IN_A_ROW; i++) {
@@ -111,20 +124,33 @@ async function measure(server: Child, options: HostileOptions): Promise<HostileF
       await response.arrayBuffer();
       count({ [response.status]: 1 });
     }
-    return ((await server.cpuSeconds()) - before) * 1000 / IN_A_ROW;
+    return (((await server.cpuSeconds()) - before) * 1000) / IN_A_ROW;
   };
   progress('hostile GraphQL · warming up');
   await inARow();
   await drive(rest, {}, 200, { connections, seconds: 1 });
   Object.keys(statuses).forEach((code) => delete statuses[code]);
-  const figures: HostileFigures = { cpuMs: [], statuses, alone: [], beside: [], ratios: [], looped: 0, rounds, seconds, connections };
+  const figures: HostileFigures = {
+    cpuMs: [],
+    statuses,
+    alone: [],
+    beside: [],
+    ratios: [],
+    looped: 0,
+    rounds,
+    seconds,
+    connections,
+  };
   for (let round = 1; round <= rounds; round++) {
     progress(`hostile GraphQL · round ${round}/${rounds}`);
     figures.cpuMs.push(await inARow());
     const alone: Measure[] = [];
     const beside: Measure[] = [];
     const besideSlice = async () => {
-      const [reads, looped] = await Promise.all([drive(rest, {}, 200, { connections, seconds: 1 }), loop(graphql, HOSTILE_CLIENTS, 1, () => n++)]);
+      const [reads, looped] = await Promise.all([
+        drive(rest, {}, 200, { connections, seconds: 1 }),
+        loop(graphql, HOSTILE_CLIENTS, 1, () => n++),
+      ]);
       count(looped);
       figures.looped += Object.values(looped).reduce((sum, k) => sum + k, 0);
       beside.push(reads);
@@ -145,9 +171,23 @@ async function measure(server: Child, options: HostileOptions): Promise<HostileF
 export const HOSTILE_TARGETS = { cpuMs: 15, p99Ms: 100, ratio: 0.5 };
 
 /** Whether each target held, on the medians of the rounds. */
-export function hostileVerdict(figures: HostileFigures): { cpuMs: number; p99: number; ratio: number; cpuOk: boolean; p99Ok: boolean; ratioOk: boolean } {
+export function hostileVerdict(figures: HostileFigures): {
+  cpuMs: number;
+  p99: number;
+  ratio: number;
+  cpuOk: boolean;
+  p99Ok: boolean;
+  ratioOk: boolean;
+} {
   const cpuMs = median(figures.cpuMs);
   const p99 = median(figures.beside.map((m) => m.p99));
   const ratio = median(figures.ratios);
-  return { cpuMs, p99, ratio, cpuOk: cpuMs <= HOSTILE_TARGETS.cpuMs, p99Ok: p99 < HOSTILE_TARGETS.p99Ms, ratioOk: ratio >= HOSTILE_TARGETS.ratio };
+  return {
+    cpuMs,
+    p99,
+    ratio,
+    cpuOk: cpuMs <= HOSTILE_TARGETS.cpuMs,
+    p99Ok: p99 < HOSTILE_TARGETS.p99Ms,
+    ratioOk: ratio >= HOSTILE_TARGETS.ratio,
+  };
 }

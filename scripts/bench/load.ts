@@ -23,13 +23,31 @@ export async function drive(
   url: string,
   headers: Record<string, string>,
   status: number,
-  { connections, seconds, method = 'GET', body }: { connections: number; seconds: number; method?: 'GET' | 'POST'; body?: string },
+  {
+    connections,
+    seconds,
+    method = 'GET',
+    body,
+  }: { connections: number; seconds: number; method?: 'GET' | 'POST'; body?: string },
 ): Promise<Measure> {
-  const result = await autocannon({ url, headers, connections, duration: seconds, method, ...(body === undefined ? {} : { body }) });
+  const result = await autocannon({
+    url,
+    headers,
+    connections,
+    duration: seconds,
+    method,
+    ...(body === undefined ? {} : { body }),
+  });
   const codes = result.statusCodeStats as unknown as Record<string, { count: number }>;
   let wrong = result.errors + result.timeouts;
   for (const [code, { count }] of Object.entries(codes)) if (Number(code) !== status) wrong += count;
-  return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, wrong, requests: result.requests.total };
+  return {
+    rps: result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    wrong,
+    requests: result.requests.total,
+  };
 }
 
 /**
@@ -42,7 +60,8 @@ export async function drive(
  */
 export function combine(slices: Measure[], cpuSeconds: number): Measure {
   const requests = slices.reduce((sum, m) => sum + m.requests, 0);
-  const weighted = (pick: (m: Measure) => number) => (requests ? slices.reduce((sum, m) => sum + pick(m) * m.requests, 0) / requests : 0);
+  const weighted = (pick: (m: Measure) => number) =>
+    requests ? slices.reduce((sum, m) => sum + pick(m) * m.requests, 0) / requests : 0;
   return {
     rps: slices.reduce((sum, m) => sum + m.rps, 0) / slices.length,
     p50: weighted((m) => m.p50),

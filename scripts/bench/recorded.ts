@@ -20,7 +20,12 @@ const PER_CONNECTION = ['date', 'connection', 'keep-alive', 'transfer-encoding']
  * @example
  * const answer = await record('http://127.0.0.1:3000', '/api/v1/actors', {});
  */
-export function record(base: string, path: string, requestHeaders: Record<string, string>, { method = 'GET', body }: { method?: string; body?: string } = {}): Promise<Recorded> {
+export function record(
+  base: string,
+  path: string,
+  requestHeaders: Record<string, string>,
+  { method = 'GET', body }: { method?: string; body?: string } = {},
+): Promise<Recorded> {
   return new Promise((resolve, reject) => {
     const req = request(base + path, { method, headers: requestHeaders }, (res) => {
       const chunks: Buffer[] = [];
@@ -28,9 +33,16 @@ export function record(base: string, path: string, requestHeaders: Record<string
       res.on('end', () => {
         const headers: Record<string, string> = {};
         for (const [name, value] of Object.entries(res.headers)) {
-          if (!PER_CONNECTION.includes(name) && value !== undefined) headers[name] = Array.isArray(value) ? value.join(', ') : value;
+          if (!PER_CONNECTION.includes(name) && value !== undefined)
+            headers[name] = Array.isArray(value) ? value.join(', ') : value;
         }
-        resolve({ path, requestHeaders, status: res.statusCode!, headers, body: Buffer.concat(chunks).toString('base64') });
+        resolve({
+          path,
+          requestHeaders,
+          status: res.statusCode!,
+          headers,
+          body: Buffer.concat(chunks).toString('base64'),
+        });
       });
     });
     req.on('error', reject);

@@ -3,7 +3,13 @@ import type { BootFigures, Both, ScaleRow } from './scale.ts';
 import type { Variant } from './scenarios.ts';
 import type { Figures, ThroughputRow } from './throughput.ts';
 import { soakVerdict, type SoakResult } from './soak.ts';
-import { PILE_WINDOW, type LatencyFigures, type PileUpFigures, type UnderWritesFigures, type WritesOptions } from './writes.ts';
+import {
+  PILE_WINDOW,
+  type LatencyFigures,
+  type PileUpFigures,
+  type UnderWritesFigures,
+  type WritesOptions,
+} from './writes.ts';
 import { median, type Measure } from './load.ts';
 import { HOSTILE_CLIENTS, HOSTILE_TARGETS, hostileVerdict, IN_A_ROW, type HostileFigures } from './hostile.ts';
 
@@ -42,20 +48,47 @@ export function throughputTable(rows: ThroughputRow[]): string {
     const cells = used.map(([variant]) => {
       const figures = ours[variant];
       if (!figures || !baseline) return '';
-      const verdict = (value: number, target: number | undefined) => (target ? ` ${value >= target ? '✓' : '✗'} (≥ ${target})` : '');
+      const verdict = (value: number, target: number | undefined) =>
+        target ? ` ${value >= target ? '✓' : '✗'} (≥ ${target})` : '';
       const ratio = figures.rps / baseline.rps;
       const efficiency = figures.efficiency?.median ?? baseline.cpuUs / figures.cpuUs;
       const { low, high } = figures.efficiency ?? {};
-      const spread = low !== undefined && high !== undefined && high > low ? ` (${low.toFixed(2)}–${high.toFixed(2)})` : '';
-      const against = variant === 'b' && tokenBaseline ? ` (baseline with the token ${tokenBaseline.cpuUs.toFixed(0)} µs)` : '';
-      const cpu = figures.cpuUs > 0 ? `; ${figures.cpuUs.toFixed(0)} µs${against}: **${efficiency.toFixed(2)}**${spread}${verdict(efficiency, scenario.efficiency?.[variant])}` : '';
-      const p99 = scenario.maxP99Ms && variant === 'a' ? `; p99 ${ms(figures.p99)} ms ${figures.p99 < scenario.maxP99Ms ? '✓' : '✗'} (< ${scenario.maxP99Ms})` : '';
+      const spread =
+        low !== undefined && high !== undefined && high > low ? ` (${low.toFixed(2)}–${high.toFixed(2)})` : '';
+      const against =
+        variant === 'b' && tokenBaseline ? ` (baseline with the token ${tokenBaseline.cpuUs.toFixed(0)} µs)` : '';
+      const cpu =
+        figures.cpuUs > 0
+          ? `; ${figures.cpuUs.toFixed(0)} µs${against}: **${efficiency.toFixed(2)}**${spread}${verdict(efficiency, scenario.efficiency?.[variant])}`
+          : '';
+      const p99 =
+        scenario.maxP99Ms && variant === 'a'
+          ? `; p99 ${ms(figures.p99)} ms ${figures.p99 < scenario.maxP99Ms ? '✓' : '✗'} (< ${scenario.maxP99Ms})`
+          : '';
       return `${int(figures.rps)}: **${ratio.toFixed(2)}**${verdict(ratio, scenario.targets[variant])}${cpu}${p99}${warn(figures)}`;
     });
-    const js = jsonServer && ours.d ? `${int(jsonServer.rps)} (ours ${(ours.d.rps / jsonServer.rps).toFixed(1)}×)${warn(jsonServer)}` : 'n/a';
-    return [scenario.name, baseline ? `${int(baseline.rps)}; ${baseline.cpuUs.toFixed(0)} µs (p99 ${ms(baseline.p99)} ms)${warn(baseline)}` : 'n/a', ...cells, js];
+    const js =
+      jsonServer && ours.d
+        ? `${int(jsonServer.rps)} (ours ${(ours.d.rps / jsonServer.rps).toFixed(1)}×)${warn(jsonServer)}`
+        : 'n/a';
+    return [
+      scenario.name,
+      baseline
+        ? `${int(baseline.rps)}; ${baseline.cpuUs.toFixed(0)} µs (p99 ${ms(baseline.p99)} ms)${warn(baseline)}`
+        : 'n/a',
+      ...cells,
+      js,
+    ];
   });
-  return table(['scenario', 'node:http baseline: req/s; CPU per request', ...used.map(([, head]) => `${head}: req/s: ÷ baseline; CPU per request: efficiency`), 'json-server req/s'], body);
+  return table(
+    [
+      'scenario',
+      'node:http baseline: req/s; CPU per request',
+      ...used.map(([, head]) => `${head}: req/s: ÷ baseline; CPU per request: efficiency`),
+      'json-server req/s',
+    ],
+    body,
+  );
 }
 
 /** Cold-start targets of the embedded catalog: within 3× a bare node:http server, in memory (MB). */
@@ -140,10 +173,21 @@ export function scaleTable(rows: ScaleRow[]): string {
     }
     let search = `${p99(row.search)} ('${row.searchWords}': ${int(row.searchMatches)} matches)`;
     if (is100k) search += `${mark(row.search.served.p99 < 10)} (< 10 ms)`;
-    const wrong = [row.filtered, row.deepPage, row.search].reduce((sum, b) => sum + b.served.wrong + b.computed.wrong, 0);
-    return [int(row.records), filtered, `${p99(row.deepPage)} (page ${row.deepPageNumber})`, search + (wrong ? ` ⚠ ${wrong} wrong` : '')];
+    const wrong = [row.filtered, row.deepPage, row.search].reduce(
+      (sum, b) => sum + b.served.wrong + b.computed.wrong,
+      0,
+    );
+    return [
+      int(row.records),
+      filtered,
+      `${p99(row.deepPage)} (page ${row.deepPageNumber})`,
+      search + (wrong ? ` ⚠ ${wrong} wrong` : ''),
+    ];
   });
-  return table(['records', 'filter p99 (cache on / off)', 'deep sorted page p99 (on / off)', 'search, 2 words, p99 (on / off)'], body);
+  return table(
+    ['records', 'filter p99 (cache on / off)', 'deep sorted page p99 (on / off)', 'search, 2 words, p99 (on / off)'],
+    body,
+  );
 }
 
 /**
@@ -158,7 +202,10 @@ export function soakTable(results: SoakResult[], sampleSeconds: number): string 
   const mb = (bytes: number) => `${Math.round(bytes / 2 ** 20)}`;
   const rows = results.map((result) => {
     const { bounded, flat, ceiling } = soakVerdict(result);
-    const trail = result.samples.filter((_, i) => i % Math.max(1, Math.round(60 / sampleSeconds)) === 0).map(mb).join(' → ');
+    const trail = result.samples
+      .filter((_, i) => i % Math.max(1, Math.round(60 / sampleSeconds)) === 0)
+      .map(mb)
+      .join(' → ');
     return [
       result.kind,
       `${result.cacheMb}`,
@@ -170,30 +217,95 @@ export function soakTable(results: SoakResult[], sampleSeconds: number): string 
       `${mb(result.afterGc.heapUsed)} heap, ${mb(result.afterGc.external)} external, ${mb(result.afterGc.rss)} RSS`,
     ];
   });
-  return table(['traffic', 'cache MB', 'requests', 'boot RSS MB', 'RSS MB (each minute)', 'peak RSS MB (VmHWM)', 'flat at the end', 'after a GC (MB)'], rows);
+  return table(
+    [
+      'traffic',
+      'cache MB',
+      'requests',
+      'boot RSS MB',
+      'RSS MB (each minute)',
+      'peak RSS MB (VmHWM)',
+      'flat at the end',
+      'after a GC (MB)',
+    ],
+    rows,
+  );
 }
 
 /**
  * The two tables of `npm run bench:writes`: write latency on a generated catalog against the
  * 50 ms p99 target, then reads alone and beside writes against the 0.9× target.
  */
-export function writesTables(latency: LatencyFigures, pileUp: PileUpFigures, reads: UnderWritesFigures[], options: WritesOptions): string {
+export function writesTables(
+  latency: LatencyFigures,
+  pileUp: PileUpFigures,
+  reads: UnderWritesFigures[],
+  options: WritesOptions,
+): string {
   const latencyTable = table(
-    ['records', 'writes timed', 'p50 ms', 'p99 ms (target < 50)', 'max ms', 'server CPU ms a write', 'overlay file after'],
-    [[int(latency.records), int(latency.writes), ms(latency.p50), `${ms(latency.p99)} ${latency.p99 < 50 ? '✓' : '✗'}`, ms(latency.max), latency.cpuMs.toFixed(1), `${(latency.overlayBytes / 1024).toFixed(0)} KB`]],
+    [
+      'records',
+      'writes timed',
+      'p50 ms',
+      'p99 ms (target < 50)',
+      'max ms',
+      'server CPU ms a write',
+      'overlay file after',
+    ],
+    [
+      [
+        int(latency.records),
+        int(latency.writes),
+        ms(latency.p50),
+        `${ms(latency.p99)} ${latency.p99 < 50 ? '✓' : '✗'}`,
+        ms(latency.max),
+        latency.cpuMs.toFixed(1),
+        `${(latency.overlayBytes / 1024).toFixed(0)} KB`,
+      ],
+    ],
   );
   const last = `${int(pileUp.writes - PILE_WINDOW + 1)}–${int(pileUp.writes)}`;
   const bound = 1.5 * pileUp.firstP99 + 5;
   const pileUpTable = table(
-    ['records', 'writes piled up', `p99 ms, writes 1–${PILE_WINDOW}`, `p99 ms, writes ${last} (target ≤ 1.5× + 5 ms)`, 'ratio', 'overlay file after'],
-    [[int(pileUp.records), int(pileUp.writes), ms(pileUp.firstP99), `${ms(pileUp.lastP99)} ${pileUp.lastP99 <= bound ? '✓' : '✗'}`, (pileUp.lastP99 / pileUp.firstP99).toFixed(2), `${(pileUp.overlayBytes / 1024).toFixed(0)} KB`]],
+    [
+      'records',
+      'writes piled up',
+      `p99 ms, writes 1–${PILE_WINDOW}`,
+      `p99 ms, writes ${last} (target ≤ 1.5× + 5 ms)`,
+      'ratio',
+      'overlay file after',
+    ],
+    [
+      [
+        int(pileUp.records),
+        int(pileUp.writes),
+        ms(pileUp.firstP99),
+        `${ms(pileUp.lastP99)} ${pileUp.lastP99 <= bound ? '✓' : '✗'}`,
+        (pileUp.lastP99 / pileUp.firstP99).toFixed(2),
+        `${(pileUp.overlayBytes / 1024).toFixed(0)} KB`,
+      ],
+    ],
   );
   const readsTable = table(
-    ['read', 'req/s alone (median)', 'req/s beside writes (median)', 'ratio (target ≥ 0.9)', 'server CPU µs a read, alone → beside (medians)', 'writes/s taken'],
+    [
+      'read',
+      'req/s alone (median)',
+      'req/s beside writes (median)',
+      'ratio (target ≥ 0.9)',
+      'server CPU µs a read, alone → beside (medians)',
+      'writes/s taken',
+    ],
     reads.map((row) => {
       const rps = (list: { rps: number }[]) => median(list.map((m) => m.rps));
       const cpuUs = (list: { cpuUs?: number }[]) => median(list.map((m) => m.cpuUs!)).toFixed(0);
-      return [`\`${row.path}\``, int(rps(row.alone)), int(rps(row.beside)), `${row.ratio.toFixed(2)} ${row.ratio >= 0.9 ? '✓' : '✗'}`, `${cpuUs(row.alone)} → ${cpuUs(row.beside)}`, row.writeRate.toFixed(1)];
+      return [
+        `\`${row.path}\``,
+        int(rps(row.alone)),
+        int(rps(row.beside)),
+        `${row.ratio.toFixed(2)} ${row.ratio >= 0.9 ? '✓' : '✗'}`,
+        `${cpuUs(row.alone)} → ${cpuUs(row.beside)}`,
+        row.writeRate.toFixed(1),
+      ];
     }),
   );
   const note =
@@ -217,11 +329,17 @@ export function writesTables(latency: LatencyFigures, pileUp: PileUpFigures, rea
 export function hostileTable(figures: HostileFigures): string {
   const verdict = hostileVerdict(figures);
   const mark = (ok: boolean) => (ok ? '✓' : '✗');
-  const spread = (values: number[], digits: number) => (values.length > 1 ? ` (${Math.min(...values).toFixed(digits)}–${Math.max(...values).toFixed(digits)})` : '');
-  const statuses = Object.entries(figures.statuses).map(([code, count]) => `${int(count)} × ${code}`).join(', ');
+  const spread = (values: number[], digits: number) =>
+    values.length > 1 ? ` (${Math.min(...values).toFixed(digits)}–${Math.max(...values).toFixed(digits)})` : '';
+  const statuses = Object.entries(figures.statuses)
+    .map(([code, count]) => `${int(count)} × ${code}`)
+    .join(', ');
   const rps = (list: Measure[]) => int(median(list.map((m) => m.rps)));
   const body = [
-    [`a new 490-field query (9 KB), ${IN_A_ROW} in a row`, `server CPU per query **${verdict.cpuMs.toFixed(1)} ms**${spread(figures.cpuMs, 1)} ${mark(verdict.cpuOk)} (≤ ${HOSTILE_TARGETS.cpuMs} ms)`],
+    [
+      `a new 490-field query (9 KB), ${IN_A_ROW} in a row`,
+      `server CPU per query **${verdict.cpuMs.toFixed(1)} ms**${spread(figures.cpuMs, 1)} ${mark(verdict.cpuOk)} (≤ ${HOSTILE_TARGETS.cpuMs} ms)`,
+    ],
     [
       `REST by uuid, ${figures.connections} connections, beside ${HOSTILE_CLIENTS} clients looping on it`,
       `p99 **${ms(verdict.p99)} ms** ${mark(verdict.p99Ok)} (< ${HOSTILE_TARGETS.p99Ms} ms; alone ${ms(median(figures.alone.map((m) => m.p99)))} ms); ` +

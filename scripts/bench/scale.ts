@@ -68,14 +68,25 @@ async function rowsOf(dir: string, file: string): Promise<Record<string, unknown
  * answers; `cacheMb: '0'` turns the response cache off. 1M records need a larger heap than
  * Node's default, which docs/performance.md tells such deployments to set.
  */
-async function boot(dir: string, cacheMb?: string, records = 0): Promise<{ server: Child; base: string; readyMs: number }> {
+async function boot(
+  dir: string,
+  cacheMb?: string,
+  records = 0,
+): Promise<{ server: Child; base: string; readyMs: number }> {
   const port = await freePort();
   // Node's default heap holds catalogs up to a few hundred thousand records; a million needs more, as docs/performance.md says.
   const args = compiledServer(...(records >= 1_000_000 ? ['--max-old-space-size=8192'] : []));
   const started = performance.now();
   const server = await startChild(
     args,
-    { PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dir, RATE_LIMIT_ANONYMOUS: '1000000000', LOG_LEVEL: 'warn', ...(cacheMb ? { RESPONSE_CACHE_MB: cacheMb } : {}) },
+    {
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DATA_DIR: dir,
+      RATE_LIMIT_ANONYMOUS: '1000000000',
+      LOG_LEVEL: 'warn',
+      ...(cacheMb ? { RESPONSE_CACHE_MB: cacheMb } : {}),
+    },
     `http://127.0.0.1:${port}/api/ping`,
   );
   return { server, base: `http://127.0.0.1:${port}`, readyMs: performance.now() - started };
@@ -105,7 +116,10 @@ export async function measureScale(options: ScaleOptions): Promise<ScaleRow[]> {
     const label = records.toLocaleString('en-US');
     const dir = await catalogOf(records, options.workDir, options.progress);
     const episode = (await rowsOf(dir, 'episodes.json'))[0]!;
-    const title = String((await rowsOf(dir, 'translations/episodes_translations.json')).find((t) => t.episode_uuid === episode.uuid)!.title);
+    const title = String(
+      (await rowsOf(dir, 'translations/episodes_translations.json')).find((t) => t.episode_uuid === episode.uuid)!
+        .title,
+    );
     const searchWords = title.toLowerCase().split(' ').slice(0, 2).join(' ');
     const deepPageNumber = Math.max(1, Math.floor((await rowsOf(dir, 'soundtracks.json')).length / 10 / 2));
     const paths = {
@@ -134,7 +148,16 @@ export async function measureScale(options: ScaleOptions): Promise<ScaleRow[]> {
       }
     }
     const both = (name: string) => measured[name] as Both;
-    rows.push({ records, ...figures, filtered: both('filtered'), deepPage: both('deepPage'), deepPageNumber, search: both('search'), searchWords, searchMatches });
+    rows.push({
+      records,
+      ...figures,
+      filtered: both('filtered'),
+      deepPage: both('deepPage'),
+      deepPageNumber,
+      search: both('search'),
+      searchWords,
+      searchMatches,
+    });
   }
   return rows;
 }

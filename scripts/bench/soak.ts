@@ -16,7 +16,13 @@ import { freePort } from './ports.ts';
  */
 export type SoakKind = 'unique searches' | 'unknown uuids' | 'unknown parameters' | 'mixed' | 'hostile GraphQL';
 
-export const SOAK_KINDS: SoakKind[] = ['unique searches', 'unknown uuids', 'unknown parameters', 'mixed', 'hostile GraphQL'];
+export const SOAK_KINDS: SoakKind[] = [
+  'unique searches',
+  'unknown uuids',
+  'unknown parameters',
+  'mixed',
+  'hostile GraphQL',
+];
 
 /** An accepted GraphQL query estimated at 4,051: costly (1,000 or more), under the cost limit. */
 const COSTLY_QUERY = '{ seasons(size: 50) { items { title episodes { title season { title episodes { title } } } } } }';
@@ -91,10 +97,16 @@ async function trafficOf(kind: SoakKind, dataDir: string): Promise<(n: number) =
         // A page that is found, at a new URL asked twice (n ending in 2, then in 7): kept from
         // its second request on, so these fill the response cache.
         const m = Math.floor(n / 10);
-        return { path: `/api/v1/episodes?duration=%3E${m % 2_000_000}&size=${(m % 24) + 1}&page=${(m % 3) + 1}`, token };
+        return {
+          path: `/api/v1/episodes?duration=%3E${m % 2_000_000}&size=${(m % 24) + 1}&page=${(m % 3) + 1}`,
+          token,
+        };
       }
       case 3:
-        return { path: `/api/v1/actors/${actors[n % actors.length]!.uuid}?language=${['en-US', 'pt-BR'][n % 2]}`, token };
+        return {
+          path: `/api/v1/actors/${actors[n % actors.length]!.uuid}?language=${['en-US', 'pt-BR'][n % 2]}`,
+          token,
+        };
       default:
         return { path: `/api/v1/episodes/${episodes[n % episodes.length]!.uuid}`, token };
     }
@@ -103,9 +115,20 @@ async function trafficOf(kind: SoakKind, dataDir: string): Promise<(n: number) =
 
 /** A token of a fresh BASIC account on `origin`. */
 async function basicToken(origin: string): Promise<string> {
-  const body = { first_name: 'Soak', last_name: 'Test', username: 'soak_reader', email: 'soak@example.org', password: 'a soak test passphrase' };
-  const response = await fetch(`${origin}/api/v1/auth/register`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
-  if (response.status !== 201) throw new Error(`registering the soak account: ${response.status} ${await response.text()}`);
+  const body = {
+    first_name: 'Soak',
+    last_name: 'Test',
+    username: 'soak_reader',
+    email: 'soak@example.org',
+    password: 'a soak test passphrase',
+  };
+  const response = await fetch(`${origin}/api/v1/auth/register`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  if (response.status !== 201)
+    throw new Error(`registering the soak account: ${response.status} ${await response.text()}`);
   return ((await response.json()) as { token: string }).token;
 }
 
@@ -139,8 +162,20 @@ export async function soak(options: SoakOptions): Promise<SoakResult> {
   const { kind, cacheMb, seconds, sampleSeconds, connections, dataDir, progress } = options;
   const port = await freePort();
   const work = await mkdtemp(join(tmpdir(), 'soak-'));
-  const env = { PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'warn', ACCOUNTS_FILE: join(work, 'accounts.json'), RESPONSE_CACHE_MB: String(cacheMb), ...RAISED };
-  const server = await startChild(compiledServer('--expose-gc', '--import', './scripts/bench/heap-probe.mjs'), env, `http://127.0.0.1:${port}/api/ping`);
+  const env = {
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    DATA_DIR: dataDir,
+    LOG_LEVEL: 'warn',
+    ACCOUNTS_FILE: join(work, 'accounts.json'),
+    RESPONSE_CACHE_MB: String(cacheMb),
+    ...RAISED,
+  };
+  const server = await startChild(
+    compiledServer('--expose-gc', '--import', './scripts/bench/heap-probe.mjs'),
+    env,
+    `http://127.0.0.1:${port}/api/ping`,
+  );
   try {
     const origin = `http://127.0.0.1:${port}`;
     const authorization = `Bearer ${await basicToken(origin)}`;
@@ -154,7 +189,9 @@ export async function soak(options: SoakOptions): Promise<SoakResult> {
     const sampler = setInterval(() => {
       void server.rss().then((rss) => {
         samples.push(rss);
-        progress(`${kind}, cache ${cacheMb} MB: ${samples.length * sampleSeconds} s, ${n.toLocaleString('en-US')} requests, RSS ${Math.round(rss / 2 ** 20)} MB`);
+        progress(
+          `${kind}, cache ${cacheMb} MB: ${samples.length * sampleSeconds} s, ${n.toLocaleString('en-US')} requests, RSS ${Math.round(rss / 2 ** 20)} MB`,
+        );
       });
     }, sampleSeconds * 1000);
     const result = await autocannon({
@@ -174,7 +211,10 @@ export async function soak(options: SoakOptions): Promise<SoakResult> {
     clearInterval(sampler);
     const peak = await server.peakRss();
     const codes = result.statusCodeStats as unknown as Record<string, { count: number }>;
-    const wrong = result.errors + result.timeouts + Object.entries(codes).reduce((sum, [code, { count }]) => sum + (Number(code) >= 429 ? count : 0), 0);
+    const wrong =
+      result.errors +
+      result.timeouts +
+      Object.entries(codes).reduce((sum, [code, { count }]) => sum + (Number(code) >= 429 ? count : 0), 0);
     const afterGc = await heapAfterGc(server);
     return { kind, cacheMb, requests: result.requests.total, wrong, bootRss, samples, peak, afterGc };
   } finally {

@@ -42,14 +42,22 @@ export interface ThroughputRow {
 }
 
 /** The documented budgets raised so that nothing is refused during a run. */
-export const RAISED = { RATE_LIMIT_ANONYMOUS: '1000000000', RATE_LIMIT_BASIC: '1000000000', PICTURE_RATE_LIMIT: '1000000000' };
+export const RAISED = {
+  RATE_LIMIT_ANONYMOUS: '1000000000',
+  RATE_LIMIT_BASIC: '1000000000',
+  PICTURE_RATE_LIMIT: '1000000000',
+};
 
 const origin = (child: Child) => new URL(child.url).origin;
 
 function summarize(measures: Measure[], baseline?: Measure[]): Figures {
-  const ratios = baseline ? measures.flatMap((m, round) => (m.cpuUs && baseline[round]?.cpuUs ? [baseline[round].cpuUs / m.cpuUs] : [])) : [];
+  const ratios = baseline
+    ? measures.flatMap((m, round) => (m.cpuUs && baseline[round]?.cpuUs ? [baseline[round].cpuUs / m.cpuUs] : []))
+    : [];
   return {
-    ...(ratios.length ? { efficiency: { median: median(ratios), low: Math.min(...ratios), high: Math.max(...ratios) } } : {}),
+    ...(ratios.length
+      ? { efficiency: { median: median(ratios), low: Math.min(...ratios), high: Math.max(...ratios) } }
+      : {}),
     rps: median(measures.map((m) => m.rps)),
     p50: median(measures.map((m) => m.p50)),
     p99: median(measures.map((m) => m.p99)),
@@ -68,14 +76,29 @@ const PUBLIC_URL = 'https://catalog.example.org';
 /** Our compiled server on a free port of 127.0.0.1, serving `dataDir`, configured by `env`. */
 export async function startOurs(dataDir: string, env: Record<string, string>): Promise<Child> {
   const port = await freePort();
-  return startChild(compiledServer(), { PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, PUBLIC_URL, ...env }, `http://127.0.0.1:${port}/api/ping`);
+  return startChild(
+    compiledServer(),
+    { PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, PUBLIC_URL, ...env },
+    `http://127.0.0.1:${port}/api/ping`,
+  );
 }
 
 /** A BASIC account's token, registered on `server` for variant (b). */
 async function basicToken(server: Child): Promise<string> {
-  const body = { first_name: 'Bench', last_name: 'Mark', username: 'bench_reader', email: 'bench@example.org', password: 'a benchmark passphrase' };
-  const response = await fetch(`${origin(server)}/api/v1/auth/register`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
-  if (response.status !== 201) throw new Error(`registering the bench account: ${response.status} ${await response.text()}`);
+  const body = {
+    first_name: 'Bench',
+    last_name: 'Mark',
+    username: 'bench_reader',
+    email: 'bench@example.org',
+    password: 'a benchmark passphrase',
+  };
+  const response = await fetch(`${origin(server)}/api/v1/auth/register`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  if (response.status !== 201)
+    throw new Error(`registering the bench account: ${response.status} ${await response.text()}`);
   return String(((await response.json()) as { token: string }).token);
 }
 
@@ -88,13 +111,21 @@ const pause = () => new Promise((resolve) => setTimeout(resolve, 1000));
  * whole round, a pause included before and after, so that the work it finishes while another
  * is driven (a collection, a log write) is counted too.
  */
-async function sliced(runs: { child: Child; request: Request }[], status: number, { seconds, connections }: { seconds: number; connections: number }): Promise<Measure[]> {
-  if (new Set(runs.map((run) => run.child)).size < runs.length) throw new Error('each server of a round needs a process of its own: its CPU time is read whole');
+async function sliced(
+  runs: { child: Child; request: Request }[],
+  status: number,
+  { seconds, connections }: { seconds: number; connections: number },
+): Promise<Measure[]> {
+  if (new Set(runs.map((run) => run.child)).size < runs.length)
+    throw new Error('each server of a round needs a process of its own: its CPU time is read whole');
   await pause();
   const before = await Promise.all(runs.map((run) => run.child.cpuSeconds()));
   const slices = runs.map((): Measure[] => []);
   for (let slice = 0; slice < seconds; slice++) {
-    for (const [i, { child, request }] of runs.entries()) slices[i]!.push(await drive(origin(child) + request.path, request.headers, status, { ...request, seconds: 1, connections }));
+    for (const [i, { child, request }] of runs.entries())
+      slices[i]!.push(
+        await drive(origin(child) + request.path, request.headers, status, { ...request, seconds: 1, connections }),
+      );
   }
   await pause();
   const after = await Promise.all(runs.map((run) => run.child.cpuSeconds()));
@@ -112,7 +143,9 @@ async function sliced(runs: { child: Child; request: Request }[], status: number
  */
 export async function measureThroughput(options: ThroughputOptions): Promise<ThroughputRow[]> {
   const { dataDir, progress } = options;
-  const scenarios = (await scenariosFor(dataDir)).filter((scenario) => !options.only || scenario.name.includes(options.only));
+  const scenarios = (await scenariosFor(dataDir)).filter(
+    (scenario) => !options.only || scenario.name.includes(options.only),
+  );
   if (scenarios.length === 0) return [];
   const work = await mkdtemp(join(tmpdir(), 'bench-'));
   const children: Child[] = [];
@@ -130,9 +163,18 @@ export async function measureThroughput(options: ThroughputOptions): Promise<Thr
     const deployed = await startOurs(dataDir, { ...RAISED, ...accounts('a') });
     // (b) is the same deployment in a process of its own: each run's CPU time is its server's.
     const withToken = await startOurs(dataDir, { ...RAISED, ...accounts('b') });
-    const shared = await startOurs(dataDir, { ...RAISED, ...accounts('c'), REDIS_URL: redis.url, RATE_LIMIT_REDIS_TIMEOUT_MS: '50' });
+    const shared = await startOurs(dataDir, {
+      ...RAISED,
+      ...accounts('c'),
+      REDIS_URL: redis.url,
+      RATE_LIMIT_REDIS_TIMEOUT_MS: '50',
+    });
     const unlimited = await startOurs(dataDir, { RATE_LIMIT: 'off', ...accounts('d') });
-    const refusing = await startOurs(dataDir, { RATE_LIMIT_ANONYMOUS: '1', RATE_LIMIT_WINDOW_SECONDS: '86400', ...accounts('flood') });
+    const refusing = await startOurs(dataDir, {
+      RATE_LIMIT_ANONYMOUS: '1',
+      RATE_LIMIT_WINDOW_SECONDS: '86400',
+      ...accounts('flood'),
+    });
     [deployed, withToken, shared, unlimited, refusing].forEach(started);
     const token = { authorization: `Bearer ${await basicToken(withToken)}` };
     const servers: Record<Variant, { child: Child; headers: Record<string, string> }> = {
@@ -143,7 +185,10 @@ export async function measureThroughput(options: ThroughputOptions): Promise<Thr
       flood: { child: refusing, headers: {} },
     };
     const variantsOf = (scenario: Scenario) => Object.keys(scenario.targets) as Variant[];
-    const requestOf = (scenario: Scenario, variant: Variant): Request => ({ ...scenario.ours, headers: { ...scenario.ours.headers, ...servers[variant].headers } });
+    const requestOf = (scenario: Scenario, variant: Variant): Request => ({
+      ...scenario.ours,
+      headers: { ...scenario.ours.headers, ...servers[variant].headers },
+    });
     const replayed = (scenario: Scenario) => scenario.baseline !== 'graphql-js';
 
     // Record our exact answers (the 304 needs the ETag of the 200 first) for the baseline to replay.
@@ -151,51 +196,106 @@ export async function measureThroughput(options: ThroughputOptions): Promise<Thr
     for (const scenario of scenarios) {
       const first = variantsOf(scenario)[0]!;
       const server = origin(servers[first].child);
-      if ('if-none-match' in scenario.ours.headers) scenario.ours.headers['if-none-match'] = (await record(server, scenario.ours.path, {})).headers.etag ?? '';
+      if ('if-none-match' in scenario.ours.headers)
+        scenario.ours.headers['if-none-match'] = (await record(server, scenario.ours.path, {})).headers.etag ?? '';
       if (first === 'flood') await record(server, scenario.ours.path, {}); // spends the budget of one
       const answer = await record(server, scenario.ours.path, scenario.ours.headers, scenario.ours);
-      if (answer.status !== scenario.status) throw new Error(`${scenario.name}: ours answered ${answer.status}, expected ${scenario.status}`);
+      if (answer.status !== scenario.status)
+        throw new Error(`${scenario.name}: ours answered ${answer.status}, expected ${scenario.status}`);
       if (replayed(scenario)) answers.push(answer);
     }
     await writeFile(join(work, 'answers.json'), JSON.stringify(answers));
     progress('starting the node:http baseline, plain graphql-js and json-server');
-    const replay = started(await startChild([...NODE_FLAGS, '--import', 'tsx', 'scripts/bench/baseline-server.ts', join(work, 'answers.json')], {}));
+    const replay = started(
+      await startChild(
+        [...NODE_FLAGS, '--import', 'tsx', 'scripts/bench/baseline-server.ts', join(work, 'answers.json')],
+        {},
+      ),
+    );
     // The same baseline again, sent (b)'s token: it then reads the same request bytes as ours (b) does.
-    const tokenReplay = started(await startChild([...NODE_FLAGS, '--import', 'tsx', 'scripts/bench/baseline-server.ts', join(work, 'answers.json')], {}));
-    const graphqlJs = started(await startChild([...NODE_FLAGS, '--import', 'tsx', 'scripts/bench/graphql-js-server.ts', dataDir], {}));
+    const tokenReplay = started(
+      await startChild(
+        [...NODE_FLAGS, '--import', 'tsx', 'scripts/bench/baseline-server.ts', join(work, 'answers.json')],
+        {},
+      ),
+    );
+    const graphqlJs = started(
+      await startChild([...NODE_FLAGS, '--import', 'tsx', 'scripts/bench/graphql-js-server.ts', dataDir], {}),
+    );
     await writeFile(join(work, 'db.json'), JSON.stringify(await jsonServerDb(dataDir)));
     const port = await freePort();
     const jsonServer = started(
       await startChild(
-        [...NODE_FLAGS, 'node_modules/json-server/lib/cli/bin.js', join(work, 'db.json'), '--port', String(port), '--host', '127.0.0.1', '--id', 'uuid', '--quiet', '--read-only'],
+        [
+          ...NODE_FLAGS,
+          'node_modules/json-server/lib/cli/bin.js',
+          join(work, 'db.json'),
+          '--port',
+          String(port),
+          '--host',
+          '127.0.0.1',
+          '--id',
+          'uuid',
+          '--quiet',
+          '--read-only',
+        ],
         {},
         `http://127.0.0.1:${port}/actors?_limit=1`,
       ),
     );
     for (const scenario of scenarios) {
       const theirs = scenario.jsonServer;
-      if (theirs && 'if-none-match' in theirs.headers) theirs.headers['if-none-match'] = (await record(origin(jsonServer), theirs.path, {})).headers.etag ?? '';
+      if (theirs && 'if-none-match' in theirs.headers)
+        theirs.headers['if-none-match'] = (await record(origin(jsonServer), theirs.path, {})).headers.etag ?? '';
     }
 
     type Run = { label: string; child: Child; request: Request; into: Measure[] };
     const plans = scenarios.map((scenario) => {
-      const ours = Object.fromEntries(variantsOf(scenario).map((variant) => [variant, [] as Measure[]])) as Partial<Record<Variant, Measure[]>>;
-      const runs: Run[] = variantsOf(scenario).map((variant) => ({ label: `ours (${variant})`, child: servers[variant].child, request: requestOf(scenario, variant), into: ours[variant]! }));
+      const ours = Object.fromEntries(variantsOf(scenario).map((variant) => [variant, [] as Measure[]])) as Partial<
+        Record<Variant, Measure[]>
+      >;
+      const runs: Run[] = variantsOf(scenario).map((variant) => ({
+        label: `ours (${variant})`,
+        child: servers[variant].child,
+        request: requestOf(scenario, variant),
+        into: ours[variant]!,
+      }));
       const baselineMeasures: Measure[] = [];
       const jsonMeasures: Measure[] = [];
-      runs.push({ label: 'baseline', child: replayed(scenario) ? replay : graphqlJs, request: scenario.ours, into: baselineMeasures });
+      runs.push({
+        label: 'baseline',
+        child: replayed(scenario) ? replay : graphqlJs,
+        request: scenario.ours,
+        into: baselineMeasures,
+      });
       const tokenBaseline: Measure[] = [];
-      if (replayed(scenario) && ours.b) runs.push({ label: 'baseline (token)', child: tokenReplay, request: requestOf(scenario, 'b'), into: tokenBaseline });
+      if (replayed(scenario) && ours.b)
+        runs.push({
+          label: 'baseline (token)',
+          child: tokenReplay,
+          request: requestOf(scenario, 'b'),
+          into: tokenBaseline,
+        });
       // json-server is driven after the others, not between them: at ten times our CPU per request, the
       // collections it leaves behind would slow whichever server's slice came next.
-      const apart: Run | undefined = scenario.jsonServer && { label: 'json-server', child: jsonServer, request: scenario.jsonServer, into: jsonMeasures };
+      const apart: Run | undefined = scenario.jsonServer && {
+        label: 'json-server',
+        child: jsonServer,
+        request: scenario.jsonServer,
+        into: jsonMeasures,
+      };
       return { scenario, runs, apart, ours, baselineMeasures, tokenBaseline, jsonMeasures };
     });
 
     // One second of each request on each server first, so that no round measures a cold JIT.
     for (const { scenario, runs, apart } of plans) {
       progress(`warming up · ${scenario.name}`);
-      for (const run of apart ? [...runs, apart] : runs) await drive(origin(run.child) + run.request.path, run.request.headers, scenario.status, { ...run.request, seconds: 1, connections: options.connections });
+      for (const run of apart ? [...runs, apart] : runs)
+        await drive(origin(run.child) + run.request.path, run.request.headers, scenario.status, {
+          ...run.request,
+          seconds: 1,
+          connections: options.connections,
+        });
     }
     for (let round = 1; round <= options.rounds; round++) {
       for (const { scenario, runs, apart } of plans) {
@@ -215,7 +315,12 @@ export async function measureThroughput(options: ThroughputOptions): Promise<Thr
       ...(baselineMeasures.length ? { baseline: summarize(baselineMeasures) } : {}),
       ...(tokenBaseline.length ? { tokenBaseline: summarize(tokenBaseline) } : {}),
       ...(jsonMeasures.length ? { jsonServer: summarize(jsonMeasures) } : {}),
-      ours: Object.fromEntries(Object.entries(ours).map(([variant, measures]) => [variant, summarize(measures!, variant === 'b' && tokenBaseline.length ? tokenBaseline : baselineMeasures)])),
+      ours: Object.fromEntries(
+        Object.entries(ours).map(([variant, measures]) => [
+          variant,
+          summarize(measures!, variant === 'b' && tokenBaseline.length ? tokenBaseline : baselineMeasures),
+        ]),
+      ),
     }));
   } finally {
     for (const child of children) await child.stop();

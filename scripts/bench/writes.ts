@@ -56,42 +56,89 @@ export interface UnderWritesFigures {
 }
 
 /** The compiled server as deployed (limits on, writes on) on `dataDir`, with a MAINTAINER token. */
-async function curatedServer(dataDir: string | undefined, progress: (line: string) => void): Promise<{ server: Child; base: string; token: string; folder: string }> {
+async function curatedServer(
+  dataDir: string | undefined,
+  progress: (line: string) => void,
+): Promise<{ server: Child; base: string; token: string; folder: string }> {
   const folder = await mkdtemp(join(tmpdir(), 'bench-writes-'));
-  const env = { ACCOUNTS_FILE: join(folder, 'accounts.json'), ...(dataDir ? { DATA_DIR: dataDir } : {}), RATE_LIMIT_MAINTAINER: '100000000', RATE_LIMIT_ANONYMOUS: '1000000000' };
+  const env = {
+    ACCOUNTS_FILE: join(folder, 'accounts.json'),
+    ...(dataDir ? { DATA_DIR: dataDir } : {}),
+    RATE_LIMIT_MAINTAINER: '100000000',
+    RATE_LIMIT_ANONYMOUS: '1000000000',
+  };
   progress('creating a MAINTAINER account');
   // As `npm run accounts -- create --role MAINTAINER` does it, straight into the server's file.
-  const store = await openStore({ kind: 'file', file: env.ACCOUNTS_FILE }, createLogger({ level: 'warn', format: 'text' }));
-  const body = readRegisterBody({ username: 'bench', email: 'bench@example.org', password: 'the bench password', first_name: 'Bench', last_name: 'Mark', role: 'MAINTAINER' });
+  const store = await openStore(
+    { kind: 'file', file: env.ACCOUNTS_FILE },
+    createLogger({ level: 'warn', format: 'text' }),
+  );
+  const body = readRegisterBody({
+    username: 'bench',
+    email: 'bench@example.org',
+    password: 'the bench password',
+    first_name: 'Bench',
+    last_name: 'Mark',
+    role: 'MAINTAINER',
+  });
   await createAccount(store, body, passwordHasher({ scryptN: 2 ** 17, hashes: { concurrent: 1, queued: 0 } }));
   store.close();
   const port = await freePort();
-  const server = await startChild(compiledServer(), { ...env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn' }, `http://127.0.0.1:${port}/api/ping`);
+  const server = await startChild(
+    compiledServer(),
+    { ...env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn' },
+    `http://127.0.0.1:${port}/api/ping`,
+  );
   const base = `http://127.0.0.1:${port}`;
-  const signIn = await fetch(`${base}/api/v1/auth/authenticate`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ username: 'bench', password: 'the bench password' }) });
+  const signIn = await fetch(`${base}/api/v1/auth/authenticate`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ username: 'bench', password: 'the bench password' }),
+  });
   const { token } = (await signIn.json()) as { token: string };
   return { server, base, token, folder };
 }
 
 /** The n-th write of a repeating mix: an actor's field, an episode's translated title, a new soundtrack. */
 function nthWrite(n: number, actors: string[], episodes: string[]): { method: string; path: string; body: unknown } {
-  if (n % 3 === 0) return { method: 'PATCH', path: `/api/v1/actors/${actors[n % actors.length]}`, body: { nationality: `Nation ${n}` } };
-  if (n % 3 === 1) return { method: 'PATCH', path: `/api/v1/episodes/${episodes[n % episodes.length]}`, body: { language: 'en-US', title: `Title ${n}` } };
+  if (n % 3 === 0)
+    return {
+      method: 'PATCH',
+      path: `/api/v1/actors/${actors[n % actors.length]}`,
+      body: { nationality: `Nation ${n}` },
+    };
+  if (n % 3 === 1)
+    return {
+      method: 'PATCH',
+      path: `/api/v1/episodes/${episodes[n % episodes.length]}`,
+      body: { language: 'en-US', title: `Title ${n}` },
+    };
   return { method: 'POST', path: '/api/v1/soundtracks', body: { name: `Bench Theme ${n}`, duration: 180_000 + n } };
 }
 
-async function send(base: string, token: string, write: { method: string; path: string; body: unknown }): Promise<number> {
-  const response = await fetch(base + write.path, { method: write.method, headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' }, body: JSON.stringify(write.body) });
+async function send(
+  base: string,
+  token: string,
+  write: { method: string; path: string; body: unknown },
+): Promise<number> {
+  const response = await fetch(base + write.path, {
+    method: write.method,
+    headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
+    body: JSON.stringify(write.body),
+  });
   await response.arrayBuffer();
   if (response.status >= 300) throw new Error(`${write.method} ${write.path}: ${response.status}`);
   return response.status;
 }
 
 async function uuids(base: string, family: string): Promise<string[]> {
-  return ((await (await fetch(`${base}/api/v1/${family}?size=50`)).json()) as { uuid: string }[]).map((record) => record.uuid);
+  return ((await (await fetch(`${base}/api/v1/${family}?size=50`)).json()) as { uuid: string }[]).map(
+    (record) => record.uuid,
+  );
 }
 
-const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
+const percentile = (sorted: number[], p: number) =>
+  sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
 
 /**
  * Times `writes` writes, one after another, on a generated catalog of `records` records, from
@@ -115,7 +162,15 @@ export async function measureWriteLatency(options: WritesOptions): Promise<Laten
     const cpuMs = (((await server.cpuSeconds()) - cpuBefore) * 1000) / options.writes;
     times.sort((a, b) => a - b);
     const overlayBytes = (await stat(join(folder, 'catalog-overlay.json'))).size;
-    return { records: options.records, writes: options.writes, p50: percentile(times, 50), p99: percentile(times, 99), max: times.at(-1)!, cpuMs, overlayBytes };
+    return {
+      records: options.records,
+      writes: options.writes,
+      p50: percentile(times, 50),
+      p99: percentile(times, 99),
+      max: times.at(-1)!,
+      cpuMs,
+      overlayBytes,
+    };
   } finally {
     await server.stop();
     await rm(folder, { recursive: true, force: true });
@@ -138,19 +193,35 @@ export async function measureWritePileUp(options: WritesOptions): Promise<PileUp
   const { server, base, token, folder } = await curatedServer(dir, options.progress);
   try {
     const actors = await uuids(base, 'actors');
-    const nth = (n: number) => ({ method: 'PATCH', path: `/api/v1/actors/${actors[n % actors.length]}`, body: { nationality: `${n} `.padEnd(200, 'abcdefghijklmnopqrstuvwxyz') } });
+    const nth = (n: number) => ({
+      method: 'PATCH',
+      path: `/api/v1/actors/${actors[n % actors.length]}`,
+      body: { nationality: `${n} `.padEnd(200, 'abcdefghijklmnopqrstuvwxyz') },
+    });
     // Untimed, as for the latency: the first writes of a process also compile its code.
     for (let n = 0; n < PILE_WARM_UP; n++) await send(base, token, nth(n));
-    options.progress(`${options.records.toLocaleString('en-US')} records: piling up ${options.pileUp} writes of 200 characters`);
+    options.progress(
+      `${options.records.toLocaleString('en-US')} records: piling up ${options.pileUp} writes of 200 characters`,
+    );
     const times: number[] = [];
     for (let n = PILE_WARM_UP; n < PILE_WARM_UP + options.pileUp; n++) {
       const started = performance.now();
       await send(base, token, nth(n));
       times.push(performance.now() - started);
     }
-    const p99 = (list: number[]) => percentile([...list].sort((a, b) => a - b), 99);
+    const p99 = (list: number[]) =>
+      percentile(
+        [...list].sort((a, b) => a - b),
+        99,
+      );
     const overlayBytes = (await stat(join(folder, 'catalog-overlay.json'))).size;
-    return { records: options.records, writes: options.pileUp, firstP99: p99(times.slice(0, PILE_WINDOW)), lastP99: p99(times.slice(-PILE_WINDOW)), overlayBytes };
+    return {
+      records: options.records,
+      writes: options.pileUp,
+      firstP99: p99(times.slice(0, PILE_WINDOW)),
+      lastP99: p99(times.slice(-PILE_WINDOW)),
+      overlayBytes,
+    };
   } finally {
     await server.stop();
     await rm(folder, { recursive: true, force: true });
@@ -177,12 +248,17 @@ export async function measureReadsUnderWrites(paths: string[], options: WritesOp
       /** One round of reads, with the server's CPU time a read answered (every thread, user and system). */
       const reads = async (): Promise<Measure> => {
         const before = await server.cpuSeconds();
-        const measure = await drive(base + path, {}, 200, { seconds: options.seconds, connections: options.connections });
+        const measure = await drive(base + path, {}, 200, {
+          seconds: options.seconds,
+          connections: options.connections,
+        });
         return { ...measure, cpuUs: (((await server.cpuSeconds()) - before) * 1e6) / measure.requests };
       };
       await drive(base + path, {}, 200, { seconds: 1, connections: options.connections });
       for (let round = 0; round < options.rounds; round++) {
-        options.progress(`reads of ${path}, round ${round + 1}: alone, then beside ${options.writesPerSecond} writes/s`);
+        options.progress(
+          `reads of ${path}, round ${round + 1}: alone, then beside ${options.writesPerSecond} writes/s`,
+        );
         alone.push(await reads());
         let writing = true;
         const writer = (async () => {
@@ -198,7 +274,13 @@ export async function measureReadsUnderWrites(paths: string[], options: WritesOp
         await writer;
       }
       const rps = (list: Measure[]) => median(list.map((m) => m.rps));
-      results.push({ path, alone, beside, writeRate: written / (options.rounds * options.seconds), ratio: rps(beside) / rps(alone) });
+      results.push({
+        path,
+        alone,
+        beside,
+        writeRate: written / (options.rounds * options.seconds),
+        ratio: rps(beside) / rps(alone),
+      });
     }
     return results;
   } finally {

@@ -52,13 +52,16 @@ function resolveRelation(field: FieldInfo, raw: string, data: Map<FamilyName, Ro
           : undefined;
     if (found) return String(found.href);
   }
-  throw new Error(`--${field.name} ${raw}: no ${target} record is '${raw}'; give an href, a uuid${target === 'seasons' || target === 'episodes' ? ' or its number' : ''}`);
+  throw new Error(
+    `--${field.name} ${raw}: no ${target} record is '${raw}'; give an href, a uuid${target === 'seasons' || target === 'episodes' ? ' or its number' : ''}`,
+  );
 }
 
 /** A typed value for `field` from its option text (lists are comma-separated). */
 function typed(field: FieldInfo, raw: string): unknown {
   const one = (text: string) => (field.kind === 'integer' || field.kind === 'number' ? Number(text) : text);
-  if (field.kind === 'integer' && raw.split(',').some((text) => !/^-?\d+$/.test(text.trim()))) throw new Error(`--${field.name} must be a whole number, got '${raw}'`);
+  if (field.kind === 'integer' && raw.split(',').some((text) => !/^-?\d+$/.test(text.trim())))
+    throw new Error(`--${field.name} must be a whole number, got '${raw}'`);
   return field.list ? raw.split(',').map((text) => one(text.trim())) : one(raw);
 }
 
@@ -89,7 +92,8 @@ function joinSeason(record: Row, data: Map<FamilyName, Row[]>): void {
     last.next_episode = record.href;
     record.prev_episode ??= last.href;
   }
-  if (season && typeof record.duration === 'number' && typeof season.duration_total === 'number') season.duration_total += record.duration;
+  if (season && typeof record.duration === 'number' && typeof season.duration_total === 'number')
+    season.duration_total += record.duration;
 }
 
 /**
@@ -105,8 +109,16 @@ function joinSeason(record: Row, data: Map<FamilyName, Row[]>): void {
  * @example
  * await newRecord('./data', 'episodes', { season: '3', duration: '2700000', title: 'The Last Tide' }, 'en-US');
  */
-export async function newRecord(dir: string, name: string, options: Record<string, string>, defaultLanguage: string): Promise<NewRecord> {
-  if (!isFamilyName(name) || name === 'overview') throw new Error(`'${name}' is not a family that takes new records; one of ${[...FAMILIES.keys()].filter((n) => n !== 'overview').join(', ')}`);
+export async function newRecord(
+  dir: string,
+  name: string,
+  options: Record<string, string>,
+  defaultLanguage: string,
+): Promise<NewRecord> {
+  if (!isFamilyName(name) || name === 'overview')
+    throw new Error(
+      `'${name}' is not a family that takes new records; one of ${[...FAMILIES.keys()].filter((n) => n !== 'overview').join(', ')}`,
+    );
   const family = FAMILIES.get(name)!;
   const data = new Map<FamilyName, Row[]>();
   for (const other of FAMILIES.values()) data.set(other.name, await rows(dir, other.file));
@@ -121,11 +133,20 @@ export async function newRecord(dir: string, name: string, options: Record<strin
     const [base = option, tag] = option.split(/\.(.*)/);
     const field = family.fields.get(base);
     if (family.translation?.fields.includes(base)) translated[option] = field ? typed(field, raw) : raw;
-    else if (tag !== undefined) throw new Error(`--${option}: ${name} have no translated field '${base}'${family.translation ? `; translated fields: ${family.translation.fields.join(', ')}` : ' (they have no translations)'}`);
-    else if (field?.relation) record[option] = field.list ? raw.split(',').map((one) => resolveRelation(field, one.trim(), data, record)) : resolveRelation(field, raw, data, record);
+    else if (tag !== undefined)
+      throw new Error(
+        `--${option}: ${name} have no translated field '${base}'${family.translation ? `; translated fields: ${family.translation.fields.join(', ')}` : ' (they have no translations)'}`,
+      );
+    else if (field?.relation)
+      record[option] = field.list
+        ? raw.split(',').map((one) => resolveRelation(field, one.trim(), data, record))
+        : resolveRelation(field, raw, data, record);
     else if (field) record[option] = typed(field, raw);
     else if (known.includes(option)) record[option] = raw;
-    else throw new Error(`${name} have no field '${option}'; fields: ${[...known, ...(family.translation?.fields ?? [])].join(', ')}`);
+    else
+      throw new Error(
+        `${name} have no field '${option}'; fields: ${[...known, ...(family.translation?.fields ?? [])].join(', ')}`,
+      );
   }
   // The pictures the server draws for the record, until a contributor gives files of their own.
   record.thumbnail ??= generatedPicturePath(name, uuid, 0);

@@ -16,7 +16,10 @@ export interface NewTranslations {
  */
 function languageOf(option: string, tag: string, languages: string[]): string {
   const found = languages.find((language) => language.toLowerCase() === tag.toLowerCase());
-  if (!found) throw new Error(`--${option}: '${tag}' is not one of the catalog's languages (${languages.join(', ')}); add it to overview.json's languages first`);
+  if (!found)
+    throw new Error(
+      `--${option}: '${tag}' is not one of the catalog's languages (${languages.join(', ')}); add it to overview.json's languages first`,
+    );
   return found;
 }
 
@@ -30,7 +33,13 @@ function languageOf(option: string, tag: string, languages: string[]): string {
  * newTranslations(family('locations'), uuid, { name: 'Old Cannery', 'name.pt-BR': 'Antiga Fábrica' }, ['en-US', 'pt-BR'], 'en-US');
  * // rows: the en-US and pt-BR rows; note: undefined
  */
-export function newTranslations(family: Family, uuid: string, values: Row, languages: string[], defaultLanguage: string): NewTranslations {
+export function newTranslations(
+  family: Family,
+  uuid: string,
+  values: Row,
+  languages: string[],
+  defaultLanguage: string,
+): NewTranslations {
   const { parentKey, file, schema } = family.translation!;
   const byLanguage = new Map<string, Row>([[defaultLanguage, { [parentKey]: uuid, language: defaultLanguage }]]);
   for (const [option, value] of Object.entries(values)) {

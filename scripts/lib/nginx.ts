@@ -55,11 +55,16 @@ ${this.upstreams.map((port) => `    server 127.0.0.1:${port} max_fails=0;`).join
 }
 `;
     await writeFile(join(prefix, 'nginx.conf'), config);
-    const child = spawn('nginx', ['-p', prefix, '-c', join(prefix, 'nginx.conf'), '-g', 'daemon off;'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn('nginx', ['-p', prefix, '-c', join(prefix, 'nginx.conf'), '-g', 'daemon off;'], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     this.child = child;
     child.stdout!.on('data', (chunk) => (this.output += chunk));
     child.stderr!.on('data', (chunk) => (this.output += chunk));
-    child.once('error', (error) => (this.output += `nginx could not start (${error.message}); install it: apt-get install -y nginx`));
+    child.once(
+      'error',
+      (error) => (this.output += `nginx could not start (${error.message}); install it: apt-get install -y nginx`),
+    );
     for (let i = 0; i < 200; i++) {
       if (child.exitCode !== null) throw new Error(`nginx exited: ${this.output}`);
       try {

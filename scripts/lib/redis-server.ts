@@ -23,16 +23,35 @@ export class RedisServer {
   }
 
   async start(): Promise<void> {
-    const persistence = this.dir ? ['--dir', this.dir, '--appendonly', 'yes', '--appendfsync', 'always'] : ['--appendonly', 'no'];
-    const child = spawn('redis-server', ['--port', String(this.port), '--bind', '127.0.0.1', '--save', '', ...persistence, '--enable-debug-command', 'local', ...this.settings], {
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const persistence = this.dir
+      ? ['--dir', this.dir, '--appendonly', 'yes', '--appendfsync', 'always']
+      : ['--appendonly', 'no'];
+    const child = spawn(
+      'redis-server',
+      [
+        '--port',
+        String(this.port),
+        '--bind',
+        '127.0.0.1',
+        '--save',
+        '',
+        ...persistence,
+        '--enable-debug-command',
+        'local',
+        ...this.settings,
+      ],
+      {
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
     this.child = child;
     let output = '';
     child.stdout!.on('data', (chunk) => (output += chunk));
     child.stderr!.on('data', (chunk) => (output += chunk));
     const failed = once(child, 'error').then(([error]) => {
-      throw new Error(`redis-server could not start (${(error as Error).message}); install it: apt-get install -y redis-server`);
+      throw new Error(
+        `redis-server could not start (${(error as Error).message}); install it: apt-get install -y redis-server`,
+      );
     });
     const deadline = Date.now() + 10_000;
     const ready = (async () => {

@@ -28,7 +28,8 @@ export function schemaFiles(): Map<string, string> {
   };
   for (const family of FAMILIES.values()) {
     write(`${family.name}.schema.json`, family.file, family.schema);
-    if (family.translation) write(`${family.name}_translations.schema.json`, family.translation.file, family.translation.schema);
+    if (family.translation)
+      write(`${family.name}_translations.schema.json`, family.translation.file, family.translation.schema);
   }
   files.set('catalog.graphql', schemaText(catalogSchema()));
   return files;
@@ -38,7 +39,14 @@ export function schemaFiles(): Map<string, string> {
 export function editorSettings(): string {
   const entries = [...FAMILIES.values()].flatMap((family) => [
     { fileMatch: [`data/${family.file}`], url: `./${SCHEMA_DIR}/${family.name}.schema.json` },
-    ...(family.translation ? [{ fileMatch: [`data/${family.translation.file}`], url: `./${SCHEMA_DIR}/${family.name}_translations.schema.json` }] : []),
+    ...(family.translation
+      ? [
+          {
+            fileMatch: [`data/${family.translation.file}`],
+            url: `./${SCHEMA_DIR}/${family.name}_translations.schema.json`,
+          },
+        ]
+      : []),
   ]);
   return `${JSON.stringify({ 'json.schemas': entries }, null, 2)}\n`;
 }

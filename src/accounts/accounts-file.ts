@@ -29,7 +29,17 @@ const validate = compileValidator<AccountsData>({
           created_at: string,
           updated_at: string,
         },
-        required: ['uuid', 'username', 'email', 'first_name', 'last_name', 'role', 'password_hash', 'created_at', 'updated_at'],
+        required: [
+          'uuid',
+          'username',
+          'email',
+          'first_name',
+          'last_name',
+          'role',
+          'password_hash',
+          'created_at',
+          'updated_at',
+        ],
       },
     },
   },
@@ -50,7 +60,11 @@ export function accountsFileProblem(data: unknown): string | undefined {
   }
   const seen = new Set<string>();
   for (const [position, account] of data.accounts.entries()) {
-    for (const key of [`uuid ${account.uuid}`, `username ${account.username.toLowerCase()}`, `email ${account.email.toLowerCase()}`]) {
+    for (const key of [
+      `uuid ${account.uuid}`,
+      `username ${account.username.toLowerCase()}`,
+      `email ${account.email.toLowerCase()}`,
+    ]) {
       if (seen.has(key)) return `/accounts/${position}: ${key} appears twice`;
       seen.add(key);
     }

@@ -38,9 +38,19 @@ export async function changeRole(store: AccountStore, username: string, role: st
  * // ana       ana@example.org  ADMIN  2024-03-01T10:15:30.120Z  6f0c...
  */
 export function accountTable(accounts: readonly Account[]): string {
-  const rows = [['USERNAME', 'EMAIL', 'ROLE', 'CREATED_AT', 'UUID'], ...accounts.map((a) => [a.username, a.email, a.role, a.created_at, a.uuid])];
+  const rows = [
+    ['USERNAME', 'EMAIL', 'ROLE', 'CREATED_AT', 'UUID'],
+    ...accounts.map((a) => [a.username, a.email, a.role, a.created_at, a.uuid]),
+  ];
   const widths = rows[0]!.map((_, column) => Math.max(...rows.map((row) => row[column]!.length)));
-  return rows.map((row) => row.map((cell, column) => cell.padEnd(widths[column]!)).join('  ').trimEnd()).join('\n');
+  return rows
+    .map((row) =>
+      row
+        .map((cell, column) => cell.padEnd(widths[column]!))
+        .join('  ')
+        .trimEnd(),
+    )
+    .join('\n');
 }
 
 /**
@@ -62,7 +72,10 @@ export async function exportAccounts(store: AccountStore): Promise<string> {
  * @example
  * await importAccounts(store, text); // { imported: 12, refused: ["username 'ana' is already there"] }
  */
-export async function importAccounts(store: AccountStore, text: string): Promise<{ imported: number; refused: string[] }> {
+export async function importAccounts(
+  store: AccountStore,
+  text: string,
+): Promise<{ imported: number; refused: string[] }> {
   let data: unknown;
   try {
     data = JSON.parse(text);

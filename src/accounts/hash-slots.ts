@@ -28,9 +28,13 @@ export class HashSlots {
       if (this.waiting.length >= this.options.queued) {
         // Each hash takes a fraction of a second: by then the queue will have moved on.
         const after = String(Math.max(1, Math.ceil(this.waiting.length / this.options.concurrent / 3)));
-        throw new HttpError(503, `Too many sign-ins in progress (${this.running} hashing, ${this.waiting.length} waiting); retry in ${after} s`, {
-          'Retry-After': after,
-        });
+        throw new HttpError(
+          503,
+          `Too many sign-ins in progress (${this.running} hashing, ${this.waiting.length} waiting); retry in ${after} s`,
+          {
+            'Retry-After': after,
+          },
+        );
       }
       await new Promise<void>((resolve) => this.waiting.push(resolve));
     } else {

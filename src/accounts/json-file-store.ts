@@ -66,14 +66,21 @@ export class JsonFileAccountStore implements AccountStore {
     await prepareStoreFile(file, warn);
     const store = new JsonFileAccountStore(file, warn);
     // Reading needs no lock, so a restart after a crash is not held up by the crash's lock.
-    await store.#queue.run(() => store.#reload()).catch((error: unknown) => {
-      throw withRestoreHint(file, error);
-    });
-    if (store.#state.version === 'missing') await store.#change((state) => ({ result: undefined, next: state.version === 'missing' ? [] : undefined }));
+    await store.#queue
+      .run(() => store.#reload())
+      .catch((error: unknown) => {
+        throw withRestoreHint(file, error);
+      });
+    if (store.#state.version === 'missing')
+      await store.#change((state) => ({ result: undefined, next: state.version === 'missing' ? [] : undefined }));
     const refresh = () => void store.refresh().catch((error: Error) => warn(`accounts not reloaded: ${error.message}`));
     // The folder's events usually tell at once; the timer covers file systems without them.
     try {
-      store.#watcher = watch(dirname(file), { persistent: false }, (_event, name) => name === basename(file) && refresh());
+      store.#watcher = watch(
+        dirname(file),
+        { persistent: false },
+        (_event, name) => name === basename(file) && refresh(),
+      );
       store.#watcher.on('error', () => store.#watcher?.close());
     } catch {
       // Watching is an optimisation: polling alone keeps the view within POLL_MS.
@@ -88,7 +95,9 @@ export class JsonFileAccountStore implements AccountStore {
       const taken: TakenField[] = [];
       if (state.byUsername.has(account.username.toLowerCase())) taken.push('username');
       if (state.byEmail.has(account.email.toLowerCase())) taken.push('email');
-      return taken.length ? { result: { taken } } : { result: { created: account }, next: [...state.accounts, account] };
+      return taken.length
+        ? { result: { taken } }
+        : { result: { created: account }, next: [...state.accounts, account] };
     });
   }
 

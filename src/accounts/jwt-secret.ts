@@ -16,7 +16,10 @@ export interface JwtSecret {
 async function readSecretFile(file: string): Promise<Uint8Array> {
   const key = Buffer.from((await readFile(file, 'utf8')).trim(), 'base64url');
   if (key.length < MIN_BYTES) {
-    throw new StoreFileError(file, `holds ${key.length} bytes of key, a JWT secret needs at least ${MIN_BYTES}; delete it to generate a new one (that ends every issued token)`);
+    throw new StoreFileError(
+      file,
+      `holds ${key.length} bytes of key, a JWT secret needs at least ${MIN_BYTES}; delete it to generate a new one (that ends every issued token)`,
+    );
   }
   return key;
 }
@@ -41,7 +44,11 @@ async function createSecretFile(file: string): Promise<boolean> {
  * const { key, origin } = await jwtSecret(undefined, 'var/accounts.json');
  * log.info(origin); // 'JWT secret: generated a 256-bit key in var/jwt-secret (mode 0600)'
  */
-export async function jwtSecret(configured: string | undefined, accountsFile: string | undefined, warn: (line: string) => void = () => {}): Promise<JwtSecret> {
+export async function jwtSecret(
+  configured: string | undefined,
+  accountsFile: string | undefined,
+  warn: (line: string) => void = () => {},
+): Promise<JwtSecret> {
   if (configured) return { key: new TextEncoder().encode(configured), origin: 'JWT secret: from JWT_SECRET' };
   // The configuration refuses shared accounts without JWT_SECRET: a key of one instance's own would not do.
   if (!accountsFile) throw new Error('JWT_SECRET is required when the accounts are shared');
@@ -56,6 +63,8 @@ export async function jwtSecret(configured: string | undefined, accountsFile: st
     }
   }
   const created = await createSecretFile(file);
-  const origin = created ? `JWT secret: generated a 256-bit key in ${file} (mode 0600), kept for the next boots` : `JWT secret: read from ${file}`;
+  const origin = created
+    ? `JWT secret: generated a 256-bit key in ${file} (mode 0600), kept for the next boots`
+    : `JWT secret: read from ${file}`;
   return { key: await readSecretFile(file), origin };
 }

@@ -15,7 +15,6 @@ import { Tokens } from './tokens.ts';
 /** The scrypt cost this project treats as the floor for real use (OWASP, 2^17). */
 const RECOMMENDED_N = 2 ** 17;
 
-
 /** What accounts need: where they live, how tokens are signed, how passwords are hashed. */
 export interface AccountOptions {
   store: StoreOptions;
@@ -42,13 +41,16 @@ async function checkPersistence(redis: Redis, where: string, log: Logger): Promi
     const [, appendonly] = (await redis.config('GET', 'appendonly')) as [string, string];
     const [, save] = (await redis.config('GET', 'save')) as [string, string];
     if (appendonly !== 'yes' && !save.trim()) {
-      log.warn(`${where} keeps no AOF and no RDB snapshots: accounts would not survive a Redis restart (set appendonly yes)`);
+      log.warn(
+        `${where} keeps no AOF and no RDB snapshots: accounts would not survive a Redis restart (set appendonly yes)`,
+      );
     }
   } catch (error) {
-    log.warn(`${where}: could not read its persistence settings (${(error as Error).message}); make sure it keeps an AOF`);
+    log.warn(
+      `${where}: could not read its persistence settings (${(error as Error).message}); make sure it keeps an AOF`,
+    );
   }
 }
-
 
 /**
  * The accounts store these options name. Rejects with a message naming the file, or the
@@ -66,7 +68,6 @@ export async function openStore(options: StoreOptions, log: Logger): Promise<Acc
   return RedisAccountStore.open(redis);
 }
 
-
 /**
  * Everything accounts need at boot: the store, the JWT key and the service. Rejects with a
  * message naming the file or Redis that cannot be used.
@@ -77,8 +78,13 @@ export async function openStore(options: StoreOptions, log: Logger): Promise<Acc
  */
 export async function openAccounts(options: AccountOptions, log: Logger): Promise<AccountService> {
   const store = await openStore(options.store, log);
-  const secret = await jwtSecret(options.jwtSecret, options.store.kind === 'file' ? options.store.file : undefined, log.warn);
+  const secret = await jwtSecret(
+    options.jwtSecret,
+    options.store.kind === 'file' ? options.store.file : undefined,
+    log.warn,
+  );
   log.info(secret.origin);
-  if (options.scryptN < RECOMMENDED_N) log.warn(`SCRYPT_N=${options.scryptN} is below ${RECOMMENDED_N}: fine for tests, too weak for real passwords`);
+  if (options.scryptN < RECOMMENDED_N)
+    log.warn(`SCRYPT_N=${options.scryptN} is below ${RECOMMENDED_N}: fine for tests, too weak for real passwords`);
   return new AccountService(store, new Tokens(secret.key, options.tokenTtlSeconds), passwordHasher(options));
 }

@@ -33,7 +33,9 @@ function derive(password: string, salt: Buffer, { N, r, p }: ScryptParams, lengt
   // scrypt needs 128·N·r bytes for V plus 128·r·p for B; Node refuses above maxmem (default 32 MiB).
   const options: ScryptOptions = { N, r, p, maxmem: 128 * N * r * p + 2 ** 20 };
   // NFC: the same password typed on systems that compose accents differently hashes the same.
-  return new Promise((resolve, reject) => scrypt(password.normalize('NFC'), salt, length, options, (error, key) => (error ? reject(error) : resolve(key))));
+  return new Promise((resolve, reject) =>
+    scrypt(password.normalize('NFC'), salt, length, options, (error, key) => (error ? reject(error) : resolve(key))),
+  );
 }
 
 const base64 = (bytes: Buffer) => bytes.toString('base64').replace(/=+$/, '');

@@ -1,6 +1,13 @@
 import type { Redis } from 'ioredis';
 import type { Account } from './account.ts';
-import { AccountsNotSaved, AccountsUnavailable, type AccountChanges, type AccountKey, type AccountStore, type TakenField } from './store.ts';
+import {
+  AccountsNotSaved,
+  AccountsUnavailable,
+  type AccountChanges,
+  type AccountKey,
+  type AccountStore,
+  type TakenField,
+} from './store.ts';
 
 // Every key shares the hash tag {accounts}, so a Redis Cluster keeps them in one slot and the
 // scripts below may touch them together.
@@ -46,8 +53,23 @@ if not uuid then return false end
 return redis.call('GET', '${BY_UUID}' .. uuid)`;
 
 type Scripted = Redis & {
-  accountCreate(byUuid: string, byUsername: string, byEmail: string, created: string, uuid: string, json: string, score: number): Promise<TakenField[]>;
-  accountDelete(byUuid: string, byUsername: string, byEmail: string, created: string, channel: string, uuid: string): Promise<number>;
+  accountCreate(
+    byUuid: string,
+    byUsername: string,
+    byEmail: string,
+    created: string,
+    uuid: string,
+    json: string,
+    score: number,
+  ): Promise<TakenField[]>;
+  accountDelete(
+    byUuid: string,
+    byUsername: string,
+    byEmail: string,
+    created: string,
+    channel: string,
+    uuid: string,
+  ): Promise<number>;
   accountUpdate(byUuid: string, channel: string, uuid: string, json: string): Promise<number>;
   accountFindBy(index: string): Promise<string | null>;
 };
@@ -126,7 +148,14 @@ export class RedisAccountStore implements AccountStore {
     const account = await this.fetch(uuid);
     if (!account) return false;
     const deleted = await this.call(() =>
-      this.redis.accountDelete(BY_UUID + uuid, BY_USERNAME + account.username.toLowerCase(), BY_EMAIL + account.email.toLowerCase(), CREATED, CHANGES, uuid),
+      this.redis.accountDelete(
+        BY_UUID + uuid,
+        BY_USERNAME + account.username.toLowerCase(),
+        BY_EMAIL + account.email.toLowerCase(),
+        CREATED,
+        CHANGES,
+        uuid,
+      ),
     );
     this.remembered.delete(uuid);
     return deleted === 1;
@@ -135,8 +164,14 @@ export class RedisAccountStore implements AccountStore {
   async update(uuid: string, changes: AccountChanges): Promise<Account | undefined> {
     const account = await this.fetch(uuid);
     if (!account) return undefined;
-    const updated = { ...account, ...changes, updated_at: changes.role ? new Date().toISOString() : account.updated_at };
-    const done = await this.call(() => this.redis.accountUpdate(BY_UUID + uuid, CHANGES, uuid, JSON.stringify(updated)));
+    const updated = {
+      ...account,
+      ...changes,
+      updated_at: changes.role ? new Date().toISOString() : account.updated_at,
+    };
+    const done = await this.call(() =>
+      this.redis.accountUpdate(BY_UUID + uuid, CHANGES, uuid, JSON.stringify(updated)),
+    );
     this.remembered.delete(uuid);
     return done === 1 ? updated : undefined;
   }

@@ -92,7 +92,10 @@ function passwordProblems(body: Record<string, unknown>): string[] {
   const { password: given, username: user, email: mail } = body;
   if (typeof given !== 'string') return [];
   const same = (other: unknown) => typeof other === 'string' && other.toLowerCase() === given.toLowerCase();
-  return [...(same(user) ? ['password must not be the username'] : []), ...(same(mail) ? ['password must not be the email'] : [])];
+  return [
+    ...(same(user) ? ['password must not be the username'] : []),
+    ...(same(mail) ? ['password must not be the email'] : []),
+  ];
 }
 
 /**
@@ -104,7 +107,8 @@ function passwordProblems(body: Record<string, unknown>): string[] {
  */
 export function checkRegisterBody(body: unknown): { body: RegisterBody } | { problems: string[] } {
   const problems = registerBody(body) ? [] : (registerBody.errors ?? []).map(explain);
-  if (body && typeof body === 'object' && !Array.isArray(body)) problems.push(...passwordProblems(body as Record<string, unknown>));
+  if (body && typeof body === 'object' && !Array.isArray(body))
+    problems.push(...passwordProblems(body as Record<string, unknown>));
   return problems.length ? { problems: [...new Set(problems)] } : { body: body as RegisterBody };
 }
 

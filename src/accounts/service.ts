@@ -17,7 +17,10 @@ export type Authenticated = Registered;
 const INVALID_CREDENTIALS = () => new HttpError(401, 'Invalid credentials', { 'WWW-Authenticate': 'Bearer' });
 
 /** A 401 for a bearer token that does not identify a current account: one per message, as a flood of them asks again and again. */
-const invalidToken = memo((message) => new HttpError(401, message, { 'WWW-Authenticate': 'Bearer error="invalid_token"' }), { entries: 8 });
+const invalidToken = memo(
+  (message) => new HttpError(401, message, { 'WWW-Authenticate': 'Bearer error="invalid_token"' }),
+  { entries: 8 },
+);
 
 /** The caller an account is, one object per account (a token's every request names the same). */
 const callers = new WeakMap<Account, Caller>();
@@ -58,7 +61,10 @@ function takenMessage(taken: TakenField[], body: RegisterBody): string {
  */
 export async function createAccount(store: AccountStore, body: RegisterBody, hasher: PasswordHasher): Promise<Account> {
   // Checked before hashing so a duplicate costs no scrypt run; the store checks again atomically.
-  const taken = [(await store.find({ username: body.username })) && 'username', (await store.find({ email: body.email })) && 'email'].filter(Boolean) as TakenField[];
+  const taken = [
+    (await store.find({ username: body.username })) && 'username',
+    (await store.find({ email: body.email })) && 'email',
+  ].filter(Boolean) as TakenField[];
   if (taken.length) throw new HttpError(409, takenMessage(taken, body));
   const now = new Date().toISOString();
   const account: Account = {
@@ -101,13 +107,20 @@ export class AccountService {
   async register(input: unknown, caller: Caller | undefined): Promise<Registered> {
     const body = readRegisterBody(input);
     const role = body.role ?? 'BASIC';
-    if (role !== 'BASIC' && !caller) throw new HttpError(401, `Registering a ${role} account needs an ADMIN's bearer token`, { 'WWW-Authenticate': 'Bearer' });
+    if (role !== 'BASIC' && !caller)
+      throw new HttpError(401, `Registering a ${role} account needs an ADMIN's bearer token`, {
+        'WWW-Authenticate': 'Bearer',
+      });
     await this.store.refresh();
     if (role !== 'BASIC') {
       // The caller's role as stored at this moment, even if an operator changed it a moment ago.
       const current = await this.store.find({ uuid: caller!.uuid });
       if (!current) throw invalidToken("Bearer token's account no longer exists");
-      if (current.role !== 'ADMIN') throw new HttpError(403, `Registering a ${role} account needs an ADMIN's bearer token; this token is a ${current.role}'s`);
+      if (current.role !== 'ADMIN')
+        throw new HttpError(
+          403,
+          `Registering a ${role} account needs an ADMIN's bearer token; this token is a ${current.role}'s`,
+        );
     }
     const account = await createAccount(this.store, body, this.hasher);
     const { username, email, created_at, updated_at } = account;

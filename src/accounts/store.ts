@@ -59,6 +59,8 @@ export class AccountsUnavailable extends HttpError {
  */
 export class AccountsNotSaved extends HttpError {
   constructor(where: string, reason: string) {
-    super(503, `The accounts could not be saved (${where}: ${reason}); nothing was changed, retry in 30 s`, { 'Retry-After': '30' });
+    super(503, `The accounts could not be saved (${where}: ${reason}); nothing was changed, retry in 30 s`, {
+      'Retry-After': '30',
+    });
   }
 }

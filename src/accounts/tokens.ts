@@ -52,7 +52,10 @@ export class Tokens {
     maxSize: REMEMBERED_BYTES,
     sizeCalculation: ({ caller }, token) => 400 + token.length + caller.username.length,
   });
-  private readonly refused = new LRUCache<string, TokenRejected>({ maxSize: REFUSED_BYTES, sizeCalculation: (_, token) => 200 + token.length });
+  private readonly refused = new LRUCache<string, TokenRejected>({
+    maxSize: REFUSED_BYTES,
+    sizeCalculation: (_, token) => 200 + token.length,
+  });
 
   constructor(
     private readonly key: Uint8Array,

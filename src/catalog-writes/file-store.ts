@@ -107,10 +107,14 @@ export class LogFileOverlayStore implements OverlayStore {
       const read = readOverlay(text);
       if (typeof read === 'string') throw new StoreFileError(this.file, read);
       if (read.format === 'whole' && this.#version === 'not read') {
-        this.warn(`${this.file} is in the former format (one JSON document): read as it is; the next write rewrites it as a log, one write a line, the old file kept as ${this.file}.previous`);
+        this.warn(
+          `${this.file} is in the former format (one JSON document): read as it is; the next write rewrites it as a log, one write a line, the old file kept as ${this.file}.previous`,
+        );
       }
       if (read.torn) {
-        this.warn(`${this.file}: line ${read.torn.line} (${read.torn.bytes} bytes) is an append that never completed, so never acknowledged: left out; the next write rewrites the file without it`);
+        this.warn(
+          `${this.file}: line ${read.torn.line} (${read.torn.bytes} bytes) is an append that never completed, so never acknowledged: left out; the next write rewrites the file without it`,
+        );
       }
       this.#content = { writes: read.writes, exported: read.exported };
       this.#appendable = read.format === 'log' && !read.torn;
@@ -126,7 +130,10 @@ export class LogFileOverlayStore implements OverlayStore {
       this.#version = versionOf(stats);
       this.#content.writes.push(write);
     } catch (error) {
-      const left = (error as { truncated?: boolean }).truncated === false ? 'an incomplete last line is left, which the next write drops' : 'the file is unchanged';
+      const left =
+        (error as { truncated?: boolean }).truncated === false
+          ? 'an incomplete last line is left, which the next write drops'
+          : 'the file is unchanged';
       throw this.#notSaved(error, left);
     }
   }

@@ -19,7 +19,9 @@ redis.call('ZADD', KEYS[2], seq, seq .. ' ' .. ARGV[2])
 redis.call('PUBLISH', KEYS[3], seq)
 return seq`;
 
-type Scripted = Redis & { overlayAppend(end: string, writes: string, channel: string, after: number, json: string): Promise<number> };
+type Scripted = Redis & {
+  overlayAppend(end: string, writes: string, channel: string, after: number, json: string): Promise<number>;
+};
 
 /** How often an instance looks for writes whose announcement it missed (a reconnect). */
 const POLL_MS = 500;
@@ -43,7 +45,8 @@ export class RedisOverlayStore implements OverlayStore {
     private readonly subscriber: Redis,
   ) {
     this.#redis = redis as Scripted;
-    if (typeof this.#redis.overlayAppend !== 'function') redis.defineCommand('overlayAppend', { numberOfKeys: 3, lua: APPEND });
+    if (typeof this.#redis.overlayAppend !== 'function')
+      redis.defineCommand('overlayAppend', { numberOfKeys: 3, lua: APPEND });
   }
 
   async since(seq: number): Promise<OverlayWrite[]> {
@@ -55,7 +58,10 @@ export class RedisOverlayStore implements OverlayStore {
     }
     return members.map((member) => {
       const space = member.indexOf(' ');
-      return { ...(JSON.parse(member.slice(space + 1)) as Omit<OverlayWrite, 'seq'>), seq: Number(member.slice(0, space)) };
+      return {
+        ...(JSON.parse(member.slice(space + 1)) as Omit<OverlayWrite, 'seq'>),
+        seq: Number(member.slice(0, space)),
+      };
     });
   }
 
@@ -68,7 +74,9 @@ export class RedisOverlayStore implements OverlayStore {
   }
 
   async append(write: Omit<OverlayWrite, 'seq'>, after: number): Promise<{ seq: number } | { behind: OverlayWrite[] }> {
-    const seq = await this.#saving(() => this.#redis.overlayAppend(END, WRITES, APPENDED, after, JSON.stringify(write)));
+    const seq = await this.#saving(() =>
+      this.#redis.overlayAppend(END, WRITES, APPENDED, after, JSON.stringify(write)),
+    );
     return seq ? { seq } : { behind: await this.since(after) };
   }
 

@@ -44,6 +44,8 @@ export interface OverlayStore {
  */
 export class OverlayNotSaved extends HttpError {
   constructor(where: string, reason: string) {
-    super(503, `The catalog change could not be saved (${where}: ${reason}); nothing was changed, retry in 30 s`, { 'Retry-After': '30' });
+    super(503, `The catalog change could not be saved (${where}: ${reason}); nothing was changed, retry in 30 s`, {
+      'Retry-After': '30',
+    });
   }
 }

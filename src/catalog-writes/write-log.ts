@@ -30,13 +30,23 @@ const writeSchema = {
   properties: {
     seq: { type: 'integer', minimum: 1 },
     at: { type: 'string' },
-    account: { type: 'object', properties: { uuid: { type: 'string' }, username: { type: 'string' } }, required: ['uuid', 'username'] },
+    account: {
+      type: 'object',
+      properties: { uuid: { type: 'string' }, username: { type: 'string' } },
+      required: ['uuid', 'username'],
+    },
     request: { type: 'string' },
     changes: {
       type: 'array',
       items: {
         type: 'object',
-        properties: { family: { type: 'string' }, uuid: { type: 'string' }, language: { type: 'string' }, before: { type: ['string', 'null'] }, after: { type: ['object', 'null'] } },
+        properties: {
+          family: { type: 'string' },
+          uuid: { type: 'string' },
+          language: { type: 'string' },
+          before: { type: ['string', 'null'] },
+          after: { type: ['object', 'null'] },
+        },
         required: ['family', 'uuid', 'before', 'after'],
       },
     },
@@ -88,7 +98,8 @@ function isLogHeader(line: string): boolean {
 function readWhole(text: string): ReadOverlay | string {
   const parsed = parseJson(text);
   if ('error' in parsed) return `line ${parsed.error.line}, column ${parsed.error.column}: ${parsed.error.message}`;
-  if (!validateWhole(parsed.value)) return `not a catalog overlay (${firstError(validateWhole)}); move it away to start with no changes`;
+  if (!validateWhole(parsed.value))
+    return `not a catalog overlay (${firstError(validateWhole)}); move it away to start with no changes`;
   const { writes, exported = 0 } = parsed.value;
   return { writes, exported, format: 'whole', cleanBytes: Buffer.byteLength(text) };
 }
@@ -99,7 +110,8 @@ function readLog(text: string): ReadOverlay | string {
   // The text after the last newline: empty when every append completed.
   const tail = lines.pop()!;
   const header = JSON.parse(lines[0]!) as unknown;
-  if (!validateHeader(header)) return `line 1 is not the overlay's header (${firstError(validateHeader)}); move the file away to start with no changes`;
+  if (!validateHeader(header))
+    return `line 1 is not the overlay's header (${firstError(validateHeader)}); move the file away to start with no changes`;
   const writes: OverlayWrite[] = [];
   let cleanBytes = Buffer.byteLength(lines[0]!) + 1;
   let last = header.exported;
@@ -110,11 +122,20 @@ function readLog(text: string): ReadOverlay | string {
       write = JSON.parse(line);
     } catch (error) {
       // Not JSON on the last line: an append cut short (its bytes reached the disk only in part).
-      if (index === lines.length - 1 && tail === '') return { writes, exported: header.exported, format: 'log', cleanBytes, torn: { line: index + 1, bytes: Buffer.byteLength(line) + 1 } };
+      if (index === lines.length - 1 && tail === '')
+        return {
+          writes,
+          exported: header.exported,
+          format: 'log',
+          cleanBytes,
+          torn: { line: index + 1, bytes: Buffer.byteLength(line) + 1 },
+        };
       return `line ${index + 1} is not JSON (${(error as Error).message}); repair or remove that line, or move the file away to start with no changes`;
     }
-    if (!validateWrite(write)) return `line ${index + 1} is not a catalog write (${firstError(validateWrite)}); repair or remove that line, or move the file away to start with no changes`;
-    if (write.seq <= last) return `line ${index + 1} is write ${write.seq}, not after ${last}; repair or remove that line, or move the file away to start with no changes`;
+    if (!validateWrite(write))
+      return `line ${index + 1} is not a catalog write (${firstError(validateWrite)}); repair or remove that line, or move the file away to start with no changes`;
+    if (write.seq <= last)
+      return `line ${index + 1} is write ${write.seq}, not after ${last}; repair or remove that line, or move the file away to start with no changes`;
     last = write.seq;
     writes.push(write);
     cleanBytes += Buffer.byteLength(line) + 1;

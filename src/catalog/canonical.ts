@@ -11,7 +11,10 @@ function ordered(value: unknown, schema: JsonSchema | undefined): unknown {
   const properties = schema?.properties ?? {};
   const record = value as Record<string, unknown>;
   // Own keys only: `'toString' in properties` is true, and such a key would be dropped unseen instead of refused.
-  const keys = [...Object.keys(properties).filter((key) => Object.hasOwn(record, key)), ...Object.keys(record).filter((key) => !Object.hasOwn(properties, key))];
+  const keys = [
+    ...Object.keys(properties).filter((key) => Object.hasOwn(record, key)),
+    ...Object.keys(record).filter((key) => !Object.hasOwn(properties, key)),
+  ];
   return Object.fromEntries(keys.map((key) => [key, ordered(record[key], properties[key])]));
 }
 
@@ -61,7 +64,13 @@ export async function uncanonicalFiles(dir: string): Promise<Problem[]> {
     } catch {
       continue;
     }
-    if (text !== canonicalText(file, value)) problems.push({ file, severity: 'warning', message: 'not in canonical form (schema key order, 2-space indentation, final newline): run npm run format-data' });
+    if (text !== canonicalText(file, value))
+      problems.push({
+        file,
+        severity: 'warning',
+        message:
+          'not in canonical form (schema key order, 2-space indentation, final newline): run npm run format-data',
+      });
   }
   return problems;
 }

@@ -13,15 +13,35 @@ const count = (n: number, what: string) => `${n} ${what}${n === 1 ? '' : 's'}`;
  * @example
  * const { ok, lines } = await checkData('./data', 'en-US'); // lines: ['ok: 110 records in 13 files']
  */
-export async function checkData(dir: string, defaultLanguage: string, { strict = false, extra = [] as Problem[] } = {}): Promise<{ ok: boolean; lines: string[]; result: LoadResult }> {
+export async function checkData(
+  dir: string,
+  defaultLanguage: string,
+  { strict = false, extra = [] as Problem[] } = {},
+): Promise<{ ok: boolean; lines: string[]; result: LoadResult }> {
   const result = await loadCatalog(dir, { defaultLanguage });
   const all = [...(result.ok ? result.warnings : result.problems), ...extra];
   const refused = all.filter((problem) => refuses(problem, strict));
   const warnings = all.filter((problem) => problem.severity === 'warning' && !refuses(problem, strict));
   const lines = all.map(formatProblem);
   if (!result.ok || refused.length > 0) {
-    return { ok: false, lines: [...lines, `${count(refused.length, 'problem')}${warnings.length ? ` and ${count(warnings.length, 'warning')}` : ''} in ${dir}`], result };
+    return {
+      ok: false,
+      lines: [
+        ...lines,
+        `${count(refused.length, 'problem')}${warnings.length ? ` and ${count(warnings.length, 'warning')}` : ''} in ${dir}`,
+      ],
+      result,
+    };
   }
   const summary = `ok: ${result.catalog.recordCount} records in ${result.files} files`;
-  return { ok: true, lines: [...lines, warnings.length ? `${summary}, ${count(warnings.length, 'warning')} (npm run check-data -- --strict refuses them)` : summary], result };
+  return {
+    ok: true,
+    lines: [
+      ...lines,
+      warnings.length
+        ? `${summary}, ${count(warnings.length, 'warning')} (npm run check-data -- --strict refuses them)`
+        : summary,
+    ],
+    result,
+  };
 }

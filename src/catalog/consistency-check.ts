@@ -3,7 +3,12 @@ import { hrefOf, isHrefInto } from './href.ts';
 import type { Checked, CheckedFamily } from './reference-check.ts';
 import type { Problem } from './types.ts';
 
-const asList = (value: unknown): string[] => (Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : typeof value === 'string' ? [value] : []);
+const asList = (value: unknown): string[] =>
+  Array.isArray(value)
+    ? value.filter((v): v is string => typeof v === 'string')
+    : typeof value === 'string'
+      ? [value]
+      : [];
 
 type Warn = (file: string, at: Checked, path: string | undefined, message: string) => void;
 
@@ -11,7 +16,9 @@ type Warn = (file: string, at: Checked, path: string | undefined, message: strin
 function twoSided(checked: ReadonlyMap<FamilyName, CheckedFamily>, byHref: Map<string, Checked>, warn: Warn): void {
   for (const { family, records } of checked.values()) {
     // Only links that have another side, or can point to their own record, need a look.
-    const relations = [...family.fields.values()].filter((f) => f.relation && (f.inverse || f.relation === family.name));
+    const relations = [...family.fields.values()].filter(
+      (f) => f.relation && (f.inverse || f.relation === family.name),
+    );
     if (relations.length === 0) continue;
     for (const at of records) {
       const own = at.record.href;
@@ -19,7 +26,12 @@ function twoSided(checked: ReadonlyMap<FamilyName, CheckedFamily>, byHref: Map<s
       for (const field of relations) {
         for (const target of asList(at.record[field.name])) {
           if (target === own && field.relation === family.name) {
-            warn(family.file, at, `/${field.name}`, `points to the record itself; remove it or point to another ${family.singular}`);
+            warn(
+              family.file,
+              at,
+              `/${field.name}`,
+              `points to the record itself; remove it or point to another ${family.singular}`,
+            );
             continue;
           }
           const other = field.inverse ? byHref.get(target) : undefined;
@@ -30,7 +42,12 @@ function twoSided(checked: ReadonlyMap<FamilyName, CheckedFamily>, byHref: Map<s
           if (!back.includes(own)) {
             const { file, fields } = checked.get(field.relation!)!.family;
             const verb = fields.get(field.inverse!)?.list ? 'list' : 'be';
-            warn(family.file, at, `/${field.name}`, `'${target}' does not link back: its ${field.inverse} (${file}, record ${other.index}) should ${verb} '${own}'`);
+            warn(
+              family.file,
+              at,
+              `/${field.name}`,
+              `'${target}' does not link back: its ${field.inverse} (${file}, record ${other.index}) should ${verb} '${own}'`,
+            );
           }
         }
       }
@@ -43,7 +60,8 @@ function seasons(checked: ReadonlyMap<FamilyName, CheckedFamily>, warn: Warn): v
   const episodes = checked.get('episodes')!;
   const bySeason = new Map<string, Checked[]>();
   for (const at of episodes.records) {
-    if (typeof at.record.season === 'string') bySeason.set(at.record.season, [...(bySeason.get(at.record.season) ?? []), at]);
+    if (typeof at.record.season === 'string')
+      bySeason.set(at.record.season, [...(bySeason.get(at.record.season) ?? []), at]);
   }
   for (const season of checked.get('seasons')!.records) {
     if (typeof season.record.uuid !== 'string') continue;
@@ -53,23 +71,38 @@ function seasons(checked: ReadonlyMap<FamilyName, CheckedFamily>, warn: Warn): v
     const repeated = [...new Set(numbers.filter((n, i) => numbers.indexOf(n) !== i))];
     const missing = Array.from({ length: own.length }, (_, i) => i + 1).filter((n) => !numbers.includes(n));
     if (repeated.length || (numbers.length === own.length && missing.length)) {
-      const parts = [...(repeated.length ? [`repeats ${repeated.join(', ')}`] : []), ...(missing.length ? [`lacks ${missing.join(', ')}`] : [])];
-      warn(file, season, undefined, `its ${own.length} episodes should be numbered 1 to ${own.length} (episode_num ${parts.join(' and ')})`);
+      const parts = [
+        ...(repeated.length ? [`repeats ${repeated.join(', ')}`] : []),
+        ...(missing.length ? [`lacks ${missing.join(', ')}`] : []),
+      ];
+      warn(
+        file,
+        season,
+        undefined,
+        `its ${own.length} episodes should be numbered 1 to ${own.length} (episode_num ${parts.join(' and ')})`,
+      );
     }
     const hrefs = new Set(own.map((at) => at.record.href));
     const starts = own.filter((at) => typeof at.record.prev_episode !== 'string' || !hrefs.has(at.record.prev_episode));
     const byHref = new Map(own.map((at) => [at.record.href, at]));
     let reached = 0;
-    for (let at = starts[0], guard = 0; at && guard <= own.length; at = byHref.get(at.record.next_episode), guard++) reached++;
+    for (let at = starts[0], guard = 0; at && guard <= own.length; at = byHref.get(at.record.next_episode), guard++)
+      reached++;
     if (own.length && (starts.length !== 1 || reached !== own.length)) {
       const reachedText = `${Math.min(reached, own.length)} of ${own.length} follow from the first`;
-      warn(file, season, '/episodes', `its episodes' prev_episode/next_episode links do not make one chain: ${starts.length} have no previous episode in the season, ${reachedText}`);
+      warn(
+        file,
+        season,
+        '/episodes',
+        `its episodes' prev_episode/next_episode links do not make one chain: ${starts.length} have no previous episode in the season, ${reachedText}`,
+      );
     }
     const durations = own.map((at) => at.record.duration);
     const total = season.record.duration_total;
     if (typeof total === 'number' && own.length && durations.every((d) => typeof d === 'number')) {
       const sum = (durations as number[]).reduce((a, b) => a + b, 0);
-      if (sum !== total) warn(file, season, '/duration_total', `is ${total} but its episodes last ${sum} ms in all; write ${sum}`);
+      if (sum !== total)
+        warn(file, season, '/duration_total', `is ${total} but its episodes last ${sum} ms in all; write ${sum}`);
     }
   }
 }
@@ -83,12 +116,23 @@ export function checkConsistency(checked: ReadonlyMap<FamilyName, CheckedFamily>
   const problems: Problem[] = [];
   const warn: Warn = (file, at, path, message) => {
     const uuid = typeof at.record.uuid === 'string' ? at.record.uuid : undefined;
-    problems.push({ file, record: at.index, ...(uuid ? { uuid } : {}), ...(path ? { path } : {}), severity: 'warning', message });
+    problems.push({
+      file,
+      record: at.index,
+      ...(uuid ? { uuid } : {}),
+      ...(path ? { path } : {}),
+      severity: 'warning',
+      message,
+    });
   };
   if ([...checked.values()].some((f) => f.unreadable)) return problems;
   // Only the families a two-sided link points into are looked up by href (the loader has
   // already refused an href that does not match its uuid).
-  const targets = new Set([...checked.values()].flatMap(({ family }) => [...family.fields.values()].filter((f) => f.inverse).map((f) => f.relation!)));
+  const targets = new Set(
+    [...checked.values()].flatMap(({ family }) =>
+      [...family.fields.values()].filter((f) => f.inverse).map((f) => f.relation!),
+    ),
+  );
   const byHref = new Map<string, Checked>();
   for (const name of targets) {
     for (const at of checked.get(name)!.records) if (typeof at.record.href === 'string') byHref.set(at.record.href, at);

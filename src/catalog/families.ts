@@ -84,9 +84,21 @@ function describe(name: FamilyName): Family {
       const info = fieldInfo(field, translation.properties![field]!, true);
       if (info) fields.set(field, info);
     }
-    translationInfo = { file: `translations/${name}_translations.json`, parentKey, schema: translation, fields: translated };
+    translationInfo = {
+      file: `translations/${name}_translations.json`,
+      parentKey,
+      schema: translation,
+      fields: translated,
+    };
   }
-  return { name, singular, file: `${name}.json`, schema: record, fields, ...(translationInfo ? { translation: translationInfo } : {}) };
+  return {
+    name,
+    singular,
+    file: `${name}.json`,
+    schema: record,
+    fields,
+    ...(translationInfo ? { translation: translationInfo } : {}),
+  };
 }
 
 export const FAMILIES: ReadonlyMap<FamilyName, Family> = new Map(FAMILY_NAMES.map((n) => [n, describe(n)]));

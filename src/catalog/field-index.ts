@@ -75,7 +75,8 @@ export class FieldIndex {
     // Long lists take half the memory packed; short ones are smaller and quicker to make as
     // plain arrays (a typed array costs ~100 bytes of its own) and are packed when read.
     // Setting an existing key while iterating is safe.
-    for (const [key, entry] of entries) if (Array.isArray(entry) && entry.length >= PACK_FROM) entries.set(key, Int32Array.from(entry));
+    for (const [key, entry] of entries)
+      if (Array.isArray(entry) && entry.length >= PACK_FROM) entries.set(key, Int32Array.from(entry));
     return new FieldIndex(entries);
   }
 

@@ -34,35 +34,133 @@ export const textual = (field: FieldInfo): boolean => field.kind === 'string';
 const always = () => true;
 const lists = (field: FieldInfo) => field.list;
 
-const equal = (op: 'eq' | 'ne') => (field: FieldInfo, [value]: readonly Scalar[]): Condition => ({ field: field.name, op, value: value! });
-const text = (op: 'contains' | 'not-contains') => (field: FieldInfo, [value]: readonly Scalar[]): Condition => ({ field: field.name, op, value: String(value) });
-const several = (op: 'any' | 'all' | 'none') => (field: FieldInfo, values: readonly Scalar[]): Condition => ({ field: field.name, op, values });
-const above = (minInclusive: boolean) => (field: FieldInfo, [min]: readonly Scalar[]): Condition => ({ field: field.name, op: 'range', range: { min: min!, minInclusive } });
-const below = (maxInclusive: boolean) => (field: FieldInfo, [max]: readonly Scalar[]): Condition => ({ field: field.name, op: 'range', range: { max: max!, maxInclusive } });
+const equal =
+  (op: 'eq' | 'ne') =>
+  (field: FieldInfo, [value]: readonly Scalar[]): Condition => ({ field: field.name, op, value: value! });
+const text =
+  (op: 'contains' | 'not-contains') =>
+  (field: FieldInfo, [value]: readonly Scalar[]): Condition => ({ field: field.name, op, value: String(value) });
+const several =
+  (op: 'any' | 'all' | 'none') =>
+  (field: FieldInfo, values: readonly Scalar[]): Condition => ({ field: field.name, op, values });
+const above =
+  (minInclusive: boolean) =>
+  (field: FieldInfo, [min]: readonly Scalar[]): Condition => ({
+    field: field.name,
+    op: 'range',
+    range: { min: min!, minInclusive },
+  });
+const below =
+  (maxInclusive: boolean) =>
+  (field: FieldInfo, [max]: readonly Scalar[]): Condition => ({
+    field: field.name,
+    op: 'range',
+    range: { max: max!, maxInclusive },
+  });
 
 /** Every operator, in the order the docs list them. */
 export const OPERATORS: readonly FilterOperator[] = [
-  { syntax: 'v', meaning: 'equals', onList: 'contains v', applies: always, graphql: { one: 'eq', list: 'has' }, condition: equal('eq') },
-  { syntax: '=v', meaning: 'equals, taking v literally', onList: 'contains v, taken literally', applies: always, condition: equal('eq') },
-  { syntax: '!v', meaning: 'not equal', onList: 'does not contain v', applies: always, graphql: { one: 'ne', list: 'hasNot' }, condition: equal('ne') },
-  { syntax: '*v', meaning: 'contains the text, ignoring case', onList: 'an element contains the text', applies: textual, graphql: { one: 'contains', list: 'contains' }, literal: true, condition: text('contains') },
-  { syntax: '!*v', meaning: 'does not contain the text', onList: 'no element contains the text', applies: textual, graphql: { one: 'notContains', list: 'notContains' }, literal: true, condition: text('not-contains') },
-  { syntax: ':a,b', meaning: 'one of', onList: 'contains all of them', applies: always, graphql: { one: 'in' }, takes: 'many', condition: (field, values) => several(field.list ? 'all' : 'any')(field, values) },
-  { syntax: '!:a,b', meaning: 'none of', onList: 'contains none of them', applies: always, graphql: { one: 'notIn', list: 'hasNone' }, takes: 'many', condition: several('none') },
-  { syntax: 'a,b', meaning: 'contains all of them', applies: lists, graphql: { list: 'hasAll' }, takes: 'many', condition: several('all') },
-  { meaning: 'contains one of them', applies: lists, graphql: { list: 'hasAny' }, takes: 'many', condition: several('any') },
+  {
+    syntax: 'v',
+    meaning: 'equals',
+    onList: 'contains v',
+    applies: always,
+    graphql: { one: 'eq', list: 'has' },
+    condition: equal('eq'),
+  },
+  {
+    syntax: '=v',
+    meaning: 'equals, taking v literally',
+    onList: 'contains v, taken literally',
+    applies: always,
+    condition: equal('eq'),
+  },
+  {
+    syntax: '!v',
+    meaning: 'not equal',
+    onList: 'does not contain v',
+    applies: always,
+    graphql: { one: 'ne', list: 'hasNot' },
+    condition: equal('ne'),
+  },
+  {
+    syntax: '*v',
+    meaning: 'contains the text, ignoring case',
+    onList: 'an element contains the text',
+    applies: textual,
+    graphql: { one: 'contains', list: 'contains' },
+    literal: true,
+    condition: text('contains'),
+  },
+  {
+    syntax: '!*v',
+    meaning: 'does not contain the text',
+    onList: 'no element contains the text',
+    applies: textual,
+    graphql: { one: 'notContains', list: 'notContains' },
+    literal: true,
+    condition: text('not-contains'),
+  },
+  {
+    syntax: ':a,b',
+    meaning: 'one of',
+    onList: 'contains all of them',
+    applies: always,
+    graphql: { one: 'in' },
+    takes: 'many',
+    condition: (field, values) => several(field.list ? 'all' : 'any')(field, values),
+  },
+  {
+    syntax: '!:a,b',
+    meaning: 'none of',
+    onList: 'contains none of them',
+    applies: always,
+    graphql: { one: 'notIn', list: 'hasNone' },
+    takes: 'many',
+    condition: several('none'),
+  },
+  {
+    syntax: 'a,b',
+    meaning: 'contains all of them',
+    applies: lists,
+    graphql: { list: 'hasAll' },
+    takes: 'many',
+    condition: several('all'),
+  },
+  {
+    meaning: 'contains one of them',
+    applies: lists,
+    graphql: { list: 'hasAny' },
+    takes: 'many',
+    condition: several('any'),
+  },
   { syntax: '>v', meaning: 'greater than', applies: ordered, graphql: { one: 'gt' }, condition: above(false) },
-  { syntax: '>=v', meaning: 'greater than or equal', applies: ordered, graphql: { one: 'gte' }, condition: above(true) },
+  {
+    syntax: '>=v',
+    meaning: 'greater than or equal',
+    applies: ordered,
+    graphql: { one: 'gte' },
+    condition: above(true),
+  },
   { syntax: '<v', meaning: 'less than', applies: ordered, graphql: { one: 'lt' }, condition: below(false) },
   { syntax: '<=v', meaning: 'less than or equal', applies: ordered, graphql: { one: 'lte' }, condition: below(true) },
-  { syntax: 'a::b', meaning: 'between, inclusive', applies: ordered, graphql: { one: 'between' }, takes: 'two', condition: (field, [min, max]) => ({ field: field.name, op: 'range', range: { min: min!, max: max! } }) },
+  {
+    syntax: 'a::b',
+    meaning: 'between, inclusive',
+    applies: ordered,
+    graphql: { one: 'between' },
+    takes: 'two',
+    condition: (field, [min, max]) => ({ field: field.name, op: 'range', range: { min: min!, max: max! } }),
+  },
 ];
 
 /**
  * Every operator `parseFilter` reads and the fields it applies to, as the OpenAPI document
  * describes them (a test holds the two together).
  */
-export const FILTER_OPERATORS: readonly QueryStringOperator[] = OPERATORS.filter((o): o is QueryStringOperator => o.syntax !== undefined);
+export const FILTER_OPERATORS: readonly QueryStringOperator[] = OPERATORS.filter(
+  (o): o is QueryStringOperator => o.syntax !== undefined,
+);
 
 /** The operator the query string writes as `syntax`. */
 export function written(syntax: string): QueryStringOperator {

@@ -70,7 +70,8 @@ export function parseFilter(field: FieldInfo, raw: string): { condition: Conditi
   if (raw === '') return { error: `Filter '${name}' needs a value` };
   const prefix = /^(!\*|!:|>=|<=|!|\*|:|>|<|=)/.exec(raw)?.[1] ?? '';
   const rest = raw.slice(prefix.length);
-  if (prefix !== '=' && prefix !== '' && rest === '') return { error: `Filter '${name}' has the operator '${prefix}' but no value` };
+  if (prefix !== '=' && prefix !== '' && rest === '')
+    return { error: `Filter '${name}' has the operator '${prefix}' but no value` };
   const apply = (operator: QueryStringOperator, values: { values: Scalar[] } | { error: string }) =>
     'error' in values ? values : { condition: operator.condition(field, values.values) };
   const one = (text: string) => {
@@ -79,14 +80,21 @@ export function parseFilter(field: FieldInfo, raw: string): { condition: Conditi
   };
   if (prefix !== '') {
     const operator = written(prefix.startsWith(':') || prefix.startsWith('!:') ? `${prefix}a,b` : `${prefix}v`);
-    if (!operator.applies(field)) return { error: `Operator '${prefix}' does not apply to ${field.list ? 'the list' : field.kind} field '${name}'` };
-    return apply(operator, operator.takes === 'many' ? typedList(field, rest) : operator.literal ? { values: [rest] } : one(rest));
+    if (!operator.applies(field))
+      return {
+        error: `Operator '${prefix}' does not apply to ${field.list ? 'the list' : field.kind} field '${name}'`,
+      };
+    return apply(
+      operator,
+      operator.takes === 'many' ? typedList(field, rest) : operator.literal ? { values: [rest] } : one(rest),
+    );
   }
   // Text may contain '::' literally; only numbers and dates read it as "between".
   const between = written('a::b');
   if (raw.includes('::') && between.applies(field)) {
     const [from, to, ...extra] = raw.split('::');
-    if (extra.length > 0 || !from || !to) return { error: `Filter '${name}' between needs exactly 'a::b', got '${raw}'` };
+    if (extra.length > 0 || !from || !to)
+      return { error: `Filter '${name}' between needs exactly 'a::b', got '${raw}'` };
     const min = typed(field, from);
     if ('error' in min) return min;
     const max = typed(field, to);

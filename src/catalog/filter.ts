@@ -21,7 +21,8 @@ function inRange(value: Scalar, { min, max, minInclusive = true, maxInclusive = 
 /** Whether a record whose field holds `values` (undefined: lacks it) meets `condition`. */
 export function holds(condition: Condition, values: readonly Scalar[] | undefined): boolean {
   const has = (value: Scalar) => values?.includes(value) ?? false;
-  const contains = (needle: string) => values?.some((v) => String(v).toLowerCase().includes(needle.toLowerCase())) ?? false;
+  const contains = (needle: string) =>
+    values?.some((v) => String(v).toLowerCase().includes(needle.toLowerCase())) ?? false;
   switch (condition.op) {
     case 'eq':
       return has(condition.value);
@@ -105,7 +106,8 @@ export function filterPositions(store: FamilyStore, conditions: readonly Conditi
   const rest: { condition: Condition; index: FieldIndex; cost: number }[] = [];
   for (const condition of conditions) {
     const index = store.index(condition.field, language);
-    if (condition.op === 'eq' || condition.op === 'any' || condition.op === 'all') exact.push(positive(condition, index));
+    if (condition.op === 'eq' || condition.op === 'any' || condition.op === 'all')
+      exact.push(positive(condition, index));
     else rest.push({ condition, index, cost: indexCost(condition, index) });
   }
   exact.sort((a, b) => a.length - b.length);

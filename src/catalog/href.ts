@@ -12,7 +12,8 @@ export const familyPath = (name: FamilyName): string => `/api/v1/${name}`;
 export const hrefOf = (name: FamilyName, uuid: string): string => `/api/v1/${name}/${uuid}`;
 
 /** Where a record is read: at its href, but the single overview at its family's path. */
-export const recordPath = (name: FamilyName, uuid: string): string => (name === 'overview' ? familyPath(name) : hrefOf(name, uuid));
+export const recordPath = (name: FamilyName, uuid: string): string =>
+  name === 'overview' ? familyPath(name) : hrefOf(name, uuid);
 
 /** Whether `href` is of family `name` (its uuid unchecked). */
 export const isHrefInto = (href: string, name: FamilyName): boolean => href.startsWith(`/api/v1/${name}/`);
@@ -29,7 +30,12 @@ export function uuidIn(href: string, name: FamilyName): string | undefined {
  */
 export function isHrefOf(href: unknown, name: FamilyName, uuid: string): boolean {
   const prefix = `/api/v1/${name}/`;
-  return typeof href === 'string' && href.length === prefix.length + uuid.length && href.startsWith(prefix) && href.endsWith(uuid);
+  return (
+    typeof href === 'string' &&
+    href.length === prefix.length + uuid.length &&
+    href.startsWith(prefix) &&
+    href.endsWith(uuid)
+  );
 }
 
 const HREF = /^\/api\/v1\/([a-z]+)\/([^/]+)$/;

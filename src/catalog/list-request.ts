@@ -52,7 +52,8 @@ export interface ListQuery {
 
 /** The parameter given once; more than once is a 400 naming it. */
 export function once<T>(name: string, value: Given<T>): T | undefined {
-  if (Array.isArray(value)) throw new HttpError(400, `Parameter '${name}' was given ${value.length} times; give it once`);
+  if (Array.isArray(value))
+    throw new HttpError(400, `Parameter '${name}' was given ${value.length} times; give it once`);
   return value as T | undefined;
 }
 
@@ -61,7 +62,8 @@ function names(parameter: string, given: Given<string>): string[] | undefined {
   const raw = once(parameter, given);
   if (raw === undefined) return undefined;
   const list = [...new Set(raw.split(',').map((name) => name.trim()))];
-  if (list.some((name) => name === '')) throw new HttpError(400, `Parameter '${parameter}' needs comma-separated names, got '${raw}'`);
+  if (list.some((name) => name === ''))
+    throw new HttpError(400, `Parameter '${parameter}' needs comma-separated names, got '${raw}'`);
   return list;
 }
 
@@ -72,7 +74,10 @@ function names(parameter: string, given: Given<string>): string[] | undefined {
  * readShape(family('actors'), { expand: 'character', fields: 'first_name,character' });
  * // { expand: ['character'], fields: ['first_name', 'character'] }
  */
-export function readShape(family: Family, { expand: expandText, fields: fieldsText }: Pick<ListParameters, 'expand' | 'fields'>): Shape {
+export function readShape(
+  family: Family,
+  { expand: expandText, fields: fieldsText }: Pick<ListParameters, 'expand' | 'fields'>,
+): Shape {
   const expand = names('expand', expandText) ?? [];
   const relations = relationsOf(family);
   for (const name of expand) {
@@ -84,7 +89,8 @@ export function readShape(family: Family, { expand: expandText, fields: fieldsTe
   const fields = names('fields', fieldsText);
   const known = servedFields(family);
   for (const name of fields ?? []) {
-    if (!known.includes(name)) throw new HttpError(400, `Unknown field '${name}' for ${family.name}; fields: ${known.join(', ')}`);
+    if (!known.includes(name))
+      throw new HttpError(400, `Unknown field '${name}' for ${family.name}; fields: ${known.join(', ')}`);
   }
   return { expand, ...(fields ? { fields } : {}) };
 }
@@ -100,7 +106,8 @@ function positive(name: string, given: Given<string | number>, fallback: number)
 
 function direction(raw: string, from: string): Direction {
   const lower = raw.toLowerCase();
-  if (lower !== 'asc' && lower !== 'desc') throw new HttpError(400, `Sort direction in '${from}' must be asc or desc (any case), got '${raw}'`);
+  if (lower !== 'asc' && lower !== 'desc')
+    throw new HttpError(400, `Sort direction in '${from}' must be asc or desc (any case), got '${raw}'`);
   return lower;
 }
 
@@ -114,11 +121,15 @@ function readSort(family: Family, params: ListParameters): ListQuery['sort'] {
     return undefined;
   }
   const [field = '', suffix, ...extra] = sort.split(',');
-  if (extra.length > 0) throw new HttpError(400, `Parameter 'sort' takes one field and an optional direction, got '${sort}'`);
+  if (extra.length > 0)
+    throw new HttpError(400, `Parameter 'sort' takes one field and an optional direction, got '${sort}'`);
   const fromSuffix = suffix === undefined ? undefined : direction(suffix, 'sort');
   const info = family.fields.get(field);
   if (!info || info.list) {
-    throw new HttpError(400, `Cannot sort ${family.name} by '${field}'; sortable: ${sortableFields(family).join(', ')}`);
+    throw new HttpError(
+      400,
+      `Cannot sort ${family.name} by '${field}'; sortable: ${sortableFields(family).join(', ')}`,
+    );
   }
   if (fromSuffix && fromOrder && fromSuffix !== fromOrder) {
     throw new HttpError(400, `Parameters 'sort' (${fromSuffix}) and 'order' (${fromOrder}) disagree`);
@@ -139,7 +150,11 @@ function readFilters(family: Family, filters: ListParameters['filters']): Condit
   const conditions: Condition[] = [];
   for (const [name, raw] of filters ?? []) {
     const field = family.fields.get(name);
-    if (!field) throw new HttpError(400, `Unknown filter '${name}' for ${family.name}; filterable: ${[...family.fields.keys()].join(', ')}`);
+    if (!field)
+      throw new HttpError(
+        400,
+        `Unknown filter '${name}' for ${family.name}; filterable: ${[...family.fields.keys()].join(', ')}`,
+      );
     const parsed = parseFilter(field, raw);
     if ('error' in parsed) throw new HttpError(400, parsed.error);
     conditions.push(parsed.condition);
@@ -161,7 +176,14 @@ export function readListQuery(family: Family, params: ListParameters, maxPageSiz
   const sort = readSort(family, params);
   const conditions = [...(params.conditions ?? []), ...readFilters(family, params.filters)];
   const search = readSearch(params.q);
-  return { page, size, ...(sort ? { sort } : {}), conditions, ...(search ? { search } : {}), shape: readShape(family, params) };
+  return {
+    page,
+    size,
+    ...(sort ? { sort } : {}),
+    conditions,
+    ...(search ? { search } : {}),
+    shape: readShape(family, params),
+  };
 }
 
 /** One page of a list: the positions on it and the totals. */
@@ -183,5 +205,11 @@ export function listPage(store: FamilyStore, query: ListQuery, language: string)
   const all = listPositions(store, query, language);
   const from = Math.min((query.page - 1) * query.size, all.length);
   const positions = all.subarray(from, Math.min(from + query.size, all.length));
-  return { positions, page: query.page, size: query.size, totalItems: all.length, totalPages: Math.ceil(all.length / query.size) };
+  return {
+    positions,
+    page: query.page,
+    size: query.size,
+    totalItems: all.length,
+    totalPages: Math.ceil(all.length / query.size),
+  };
 }

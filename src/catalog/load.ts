@@ -17,8 +17,7 @@ import { translationColumns, translationFields } from './translation-columns.ts'
 
 /** A loaded catalog (with the warnings it can be served despite), or every problem that refused it. */
 export type LoadResult =
-  | { ok: true; catalog: Catalog; files: number; warnings: Problem[] }
-  | { ok: false; problems: Problem[] };
+  { ok: true; catalog: Catalog; files: number; warnings: Problem[] } | { ok: false; problems: Problem[] };
 
 interface Read {
   problems: Problem[];
@@ -44,7 +43,12 @@ async function readJson(dir: string, file: string, read: Read): Promise<unknown>
   read.hash.update(`${file}\0`).update(bytes).update('\0');
   const parsed = parseJson(bytes.toString('utf8'));
   if ('error' in parsed) {
-    read.problems.push({ file, line: parsed.error.line, column: parsed.error.column, message: `invalid JSON: ${parsed.error.message}` });
+    read.problems.push({
+      file,
+      line: parsed.error.line,
+      column: parsed.error.column,
+      message: `invalid JSON: ${parsed.error.message}`,
+    });
     read.unparsed.add(file);
     return undefined;
   }
@@ -74,11 +78,21 @@ export async function loadCatalog(dir: string, options: { defaultLanguage: strin
     };
     const records = await check(family.file);
     const translations = family.translation ? (await check(family.translation.file)).records : [];
-    checked.set(family.name, { family, records: records.records, translations, uuids: records.uuids, unreadable: records.unreadable });
+    checked.set(family.name, {
+      family,
+      records: records.records,
+      translations,
+      uuids: records.uuids,
+      unreadable: records.unreadable,
+    });
   }
 
   const overview = checked.get('overview')!;
-  const { languages, problems: overviewProblems } = checkOverview(overview, options.defaultLanguage, read.problems.some((p) => p.file === overview.family.file));
+  const { languages, problems: overviewProblems } = checkOverview(
+    overview,
+    options.defaultLanguage,
+    read.problems.some((p) => p.file === overview.family.file),
+  );
   read.problems.push(...overviewProblems);
   read.problems.push(...checkReferences(checked, languages, options.defaultLanguage), ...checkConsistency(checked));
   const pictures = await checkPictures(dir, checked);
@@ -95,13 +109,32 @@ export async function loadCatalog(dir: string, options: { defaultLanguage: strin
     stores.set(family.name, buildStore(family, records, translations, languages!, options.defaultLanguage));
   }
   const version = read.hash.digest('hex').slice(0, 16);
-  return { ok: true, catalog: new Catalog(stores, languages!, options.defaultLanguage, version, pictures.files), files: read.files, warnings: sortProblems(read.problems) };
+  return {
+    ok: true,
+    catalog: new Catalog(stores, languages!, options.defaultLanguage, version, pictures.files),
+    files: read.files,
+    warnings: sortProblems(read.problems),
+  };
 }
 
-function buildStore(family: Family, records: Checked[], rows: Checked[], languages: string[], defaultLanguage: string): FamilyStore {
+function buildStore(
+  family: Family,
+  records: Checked[],
+  rows: Checked[],
+  languages: string[],
+  defaultLanguage: string,
+): FamilyStore {
   const list = records.map((r) => r.record as CatalogRecord);
   const parentKey = family.translation?.parentKey;
-  const entries = parentKey ? rows.map(({ record: row }) => ({ uuid: row[parentKey] as string, language: row.language as string, fields: translationFields(row, parentKey) })) : [];
-  const translations = family.translation ? translationColumns(list, languages, entries) : new Map<string, (Translation | undefined)[]>();
+  const entries = parentKey
+    ? rows.map(({ record: row }) => ({
+        uuid: row[parentKey] as string,
+        language: row.language as string,
+        fields: translationFields(row, parentKey),
+      }))
+    : [];
+  const translations = family.translation
+    ? translationColumns(list, languages, entries)
+    : new Map<string, (Translation | undefined)[]>();
   return new FamilyStore(family, list, translations, languages, defaultLanguage);
 }

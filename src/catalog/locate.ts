@@ -15,7 +15,13 @@ function lineColumn(text: string, offset: number): { line: number; column: numbe
 
 /** The deepest node on `path` that exists: a missing field is located at its record. */
 function nearest(root: Node, record: number, pointer: string | undefined): Node | undefined {
-  const segments: (string | number)[] = [record, ...(pointer ?? '').split('/').slice(1).map((s) => (/^\d+$/.test(s) ? Number(s) : s))];
+  const segments: (string | number)[] = [
+    record,
+    ...(pointer ?? '')
+      .split('/')
+      .slice(1)
+      .map((s) => (/^\d+$/.test(s) ? Number(s) : s)),
+  ];
   for (let length = segments.length; length > 0; length--) {
     const node = findNodeAtLocation(root, segments.slice(0, length));
     if (node) return node;

@@ -18,7 +18,13 @@ export interface Order {
  * @example
  * buildOrder(index.groups(), store.uuidRank(), store.size, 'desc', new Intl.Collator('pt-BR'));
  */
-export function buildOrder(groups: Iterable<[Scalar, Postings]>, uuidRank: Int32Array, size: number, direction: Direction, collator?: Intl.Collator): Order {
+export function buildOrder(
+  groups: Iterable<[Scalar, Postings]>,
+  uuidRank: Int32Array,
+  size: number,
+  direction: Direction,
+  collator?: Intl.Collator,
+): Order {
   const sorted = [...groups];
   if (collator) sorted.sort((a, b) => collator.compare(String(a[0]), String(b[0])));
   if (direction === 'desc') sorted.reverse();

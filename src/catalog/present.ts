@@ -13,7 +13,9 @@ function withPictureUrls(record: CatalogRecord, origin: string): CatalogRecord {
   return {
     ...record,
     ...(isLocalPicture(thumbnail) ? { thumbnail: origin + thumbnail } : {}),
-    ...(localImages ? { images: (images as unknown[]).map((image) => (isLocalPicture(image) ? origin + image : image)) } : {}),
+    ...(localImages
+      ? { images: (images as unknown[]).map((image) => (isLocalPicture(image) ? origin + image : image)) }
+      : {}),
   };
 }
 
@@ -26,7 +28,12 @@ function withPictureUrls(record: CatalogRecord, origin: string): CatalogRecord {
  * @example
  * present(store, 0, 'pt-BR', 'http://localhost:3000'); // { uuid, href, title: 'O Sinal', ..., thumbnail: 'http://localhost:3000/images/…', language: 'pt-BR', languages: ['en-US', 'pt-BR'] }
  */
-export function present(store: FamilyStore, position: number, language: string, origin: string): Record<string, unknown> {
+export function present(
+  store: FamilyStore,
+  position: number,
+  language: string,
+  origin: string,
+): Record<string, unknown> {
   const record = withPictureUrls(store.records[position]!, origin);
   if (!store.family.translation) return record;
   const { uuid, href, ...rest } = record;

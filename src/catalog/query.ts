@@ -18,7 +18,13 @@ export interface ListRequest {
  * @example
  * sortPositions(store, store.all(), 'birth_date', 'desc', 'en-US');
  */
-export function sortPositions(store: FamilyStore, positions: Postings, field: string, direction: Direction, language: string): Postings {
+export function sortPositions(
+  store: FamilyStore,
+  positions: Postings,
+  field: string,
+  direction: Direction,
+  language: string,
+): Postings {
   return reorder(positions, store.sortOrder(field, direction, language));
 }
 

@@ -26,7 +26,8 @@ export interface CheckedFamily {
  * @example
  * unlistedLanguage('fr-FR', ['en-US', 'pt-BR']); // "'fr-FR' is not one of the catalog's languages (overview.languages: en-US, pt-BR)"
  */
-export const unlistedLanguage = (language: string, languages: readonly string[]): string => `'${language}' is not one of the catalog's languages (overview.languages: ${languages.join(', ')})`;
+export const unlistedLanguage = (language: string, languages: readonly string[]): string =>
+  `'${language}' is not one of the catalog's languages (overview.languages: ${languages.join(', ')})`;
 
 const text = (value: unknown) => (typeof value === 'string' ? value : undefined);
 
@@ -65,11 +66,20 @@ export function checkReferences(
       if (!uuid) continue;
       const at = { file: family.file, record: index, uuid };
       const earlier = firstSeen.get(uuid);
-      if (earlier !== undefined) problems.push({ ...at, path: '/uuid', message: `duplicate uuid (first used by record ${earlier}); give this record a new one` });
+      if (earlier !== undefined)
+        problems.push({
+          ...at,
+          path: '/uuid',
+          message: `duplicate uuid (first used by record ${earlier}); give this record a new one`,
+        });
       else firstSeen.set(uuid, index);
       const href = record.href;
       if (href !== undefined && !isHrefOf(href, family.name, uuid)) {
-        problems.push({ ...at, path: '/href', message: `href '${String(href)}' does not match the uuid: expected '${hrefOf(family.name, uuid)}'` });
+        problems.push({
+          ...at,
+          path: '/href',
+          message: `href '${String(href)}' does not match the uuid: expected '${hrefOf(family.name, uuid)}'`,
+        });
       }
     }
   }
@@ -85,7 +95,14 @@ export function checkReferences(
             continue;
           }
           const problem = relationProblem(href, field.name, field.relation!, target);
-          if (problem) problems.push({ file: family.file, record: index, ...(text(record.uuid) ? { uuid: text(record.uuid)! } : {}), path: `/${field.name}${at}`, ...problem });
+          if (problem)
+            problems.push({
+              file: family.file,
+              record: index,
+              ...(text(record.uuid) ? { uuid: text(record.uuid)! } : {}),
+              path: `/${field.name}${at}`,
+              ...problem,
+            });
         }
       }
     }
@@ -101,16 +118,30 @@ export function checkReferences(
       const at = { file, record: index, ...(parent ? { uuid: parent } : {}) };
       if (parent !== undefined) {
         if (unreadable) skip(family.name, 'rows');
-        else if (!parents.has(parent)) problems.push({ ...at, path: `/${parentKey}`, message: `'${parent}' is not the uuid of any ${family.name} record` });
+        else if (!parents.has(parent))
+          problems.push({
+            ...at,
+            path: `/${parentKey}`,
+            message: `'${parent}' is not the uuid of any ${family.name} record`,
+          });
       }
       // A malformed tag is one problem, the schema's; only a well-formed one is looked up.
-      if (language !== undefined && languages && canonicalLanguage(language) === language && !languages.includes(language)) {
+      if (
+        language !== undefined &&
+        languages &&
+        canonicalLanguage(language) === language &&
+        !languages.includes(language)
+      ) {
         problems.push({ ...at, path: '/language', message: unlistedLanguage(language, languages) });
       }
       if (parent === undefined || language === undefined) continue;
       const key = `${parent} ${language}`;
       const first = rows.get(key);
-      if (first !== undefined) problems.push({ ...at, message: `second ${language} translation of ${parent} (the first is row ${first}); merge the two rows` });
+      if (first !== undefined)
+        problems.push({
+          ...at,
+          message: `second ${language} translation of ${parent} (the first is row ${first}); merge the two rows`,
+        });
       else rows.set(key, index);
     }
     // Without a usable overview, or with a default language it does not list, the default
@@ -118,26 +149,47 @@ export function checkReferences(
     for (const { index, record } of languages?.includes(defaultLanguage) ? records : []) {
       const uuid = text(record.uuid);
       if (uuid && !rows.has(`${uuid} ${defaultLanguage}`)) {
-        problems.push({ file: family.file, record: index, uuid, kind: 'conflict', message: `has no ${defaultLanguage} (default language) translation in ${file}; add a row for it` });
+        problems.push({
+          file: family.file,
+          record: index,
+          uuid,
+          kind: 'conflict',
+          message: `has no ${defaultLanguage} (default language) translation in ${file}; add a row for it`,
+        });
       }
     }
   }
 
   for (const [name, { rows, relations }] of skipped) {
-    const parts = [...(rows ? [`${rows} translation row${rows === 1 ? '' : 's'} could not be matched to records`] : []), ...(relations ? [`${relations} relation${relations === 1 ? '' : 's'} into it could not be resolved`] : [])];
+    const parts = [
+      ...(rows ? [`${rows} translation row${rows === 1 ? '' : 's'} could not be matched to records`] : []),
+      ...(relations ? [`${relations} relation${relations === 1 ? '' : 's'} into it could not be resolved`] : []),
+    ];
     const total = rows + relations;
-    problems.push({ file: checked.get(name)!.family.file, severity: 'note', message: `${total} check${total === 1 ? '' : 's'} skipped until this file can be read: ${parts.join(', ')}` });
+    problems.push({
+      file: checked.get(name)!.family.file,
+      severity: 'note',
+      message: `${total} check${total === 1 ? '' : 's'} skipped until this file can be read: ${parts.join(', ')}`,
+    });
   }
   return problems;
 }
 
-function relationProblem(href: string, field: string, target: FamilyName, family: CheckedFamily): Pick<Problem, 'message' | 'kind'> | undefined {
+function relationProblem(
+  href: string,
+  field: string,
+  target: FamilyName,
+  family: CheckedFamily,
+): Pick<Problem, 'message' | 'kind'> | undefined {
   // The common case, a good href, is settled without a regular expression.
   const uuid = uuidIn(href, target);
   if (uuid !== undefined && family.uuids.has(uuid)) return undefined;
   const match = parseHref(href);
-  if (!match || !isFamilyName(match.family)) return { message: `'${href}' is not an href of the form ${hrefOf(target, '<uuid>')}` };
-  if (match.family !== target) return { message: `'${href}' points into ${match.family}: ${field} must point to ${target}` };
-  if (!family.uuids.has(match.uuid)) return { message: `'${href}' points to no existing ${target} record`, kind: 'conflict' };
+  if (!match || !isFamilyName(match.family))
+    return { message: `'${href}' is not an href of the form ${hrefOf(target, '<uuid>')}` };
+  if (match.family !== target)
+    return { message: `'${href}' points into ${match.family}: ${field} must point to ${target}` };
+  if (!family.uuids.has(match.uuid))
+    return { message: `'${href}' points to no existing ${target} record`, kind: 'conflict' };
   return undefined;
 }

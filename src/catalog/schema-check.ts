@@ -8,7 +8,8 @@ import type { Problem } from './types.ts';
 const FORMATS: Record<string, string> = {
   date: 'a date (YYYY-MM-DD)',
   uri: 'an absolute URL',
-  'picture-url': "an absolute URL or a picture path /images/<folder>/<name> such as '/images/actors/<uuid>.svg' (.svg, .png, .jpg, .jpeg or .webp; letters, digits, '_', '-', '.')",
+  'picture-url':
+    "an absolute URL or a picture path /images/<folder>/<name> such as '/images/actors/<uuid>.svg' (.svg, .png, .jpg, .jpeg or .webp; letters, digits, '_', '-', '.')",
   'local-date-time': 'a local date-time (YYYY-MM-DDTHH:mm:ss.SSS, no zone)',
   'language-tag': 'a BCP 47 language tag such as pt-BR',
 };
@@ -63,7 +64,12 @@ function onePerValue(errors: readonly ErrorObject[]): ErrorObject[] {
   for (const error of errors) {
     const params = error.params as Record<string, unknown>;
     // Missing fields and unknown fields are each their own problem, named by the field.
-    const key = error.keyword === 'required' ? `${error.instancePath}/${params.missingProperty}` : error.keyword === 'additionalProperties' ? `${error.instancePath}/${params.additionalProperty}` : error.instancePath;
+    const key =
+      error.keyword === 'required'
+        ? `${error.instancePath}/${params.missingProperty}`
+        : error.keyword === 'additionalProperties'
+          ? `${error.instancePath}/${params.additionalProperty}`
+          : error.instancePath;
     const kept = byPath.get(key);
     // The rule that says most about what would be right wins: a list of allowed values first.
     if (!kept || (error.keyword === 'enum' && kept.keyword !== 'enum')) byPath.set(key, error);
@@ -97,7 +103,13 @@ const VALIDATORS = new Map(
  * checkSchema('actors.json', [{ uuid: 'x' }], family('actors')).problems[0].message; // "missing required field 'href'"
  */
 export function checkSchema(file: string, value: unknown, family: Family): SchemaResult {
-  if (!Array.isArray(value)) return { records: [], valid: false, uuids: new Set(), problems: [{ file, message: 'must be a JSON array of records' }] };
+  if (!Array.isArray(value))
+    return {
+      records: [],
+      valid: false,
+      uuids: new Set(),
+      problems: [{ file, message: 'must be a JSON array of records' }],
+    };
   const validate = VALIDATORS.get(file)!;
   const records: Checked[] = [];
   const problems: Problem[] = [];
@@ -114,7 +126,13 @@ export function checkSchema(file: string, value: unknown, family: Family): Schem
     if (validate(record)) return;
     for (const error of onePerValue(validate.errors ?? [])) {
       const path = pathOf(error);
-      problems.push({ file, record: index, ...(uuid ? { uuid } : {}), ...(path ? { path } : {}), message: explain(error, family) });
+      problems.push({
+        file,
+        record: index,
+        ...(uuid ? { uuid } : {}),
+        ...(path ? { path } : {}),
+        message: explain(error, family),
+      });
     }
   });
   return { records, valid: problems.length === 0, uuids, problems };

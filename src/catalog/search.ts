@@ -16,7 +16,11 @@ export function words(text: string): string[] {
   // Plain ASCII has no accents to take off and only ASCII letters and digits: a cheaper split.
   const split = /^[\x00-\x7f]*$/.test(text)
     ? text.toLowerCase().split(/[^a-z0-9]+/)
-    : text.normalize('NFD').replace(/\p{M}+/gu, '').toLowerCase().split(/[^\p{L}\p{N}]+/u);
+    : text
+        .normalize('NFD')
+        .replace(/\p{M}+/gu, '')
+        .toLowerCase()
+        .split(/[^\p{L}\p{N}]+/u);
   return split.filter((word) => word.length > 0);
 }
 
@@ -36,7 +40,12 @@ export class SearchIndex {
   ) {}
 
   /** Indexes `size` records whose text `fields` are read through `valueOf`. */
-  static build(fields: readonly FieldInfo[], valueOf: (position: number, field: string) => unknown, size: number, known = new Map<string, string[]>()): SearchIndex {
+  static build(
+    fields: readonly FieldInfo[],
+    valueOf: (position: number, field: string) => unknown,
+    size: number,
+    known = new Map<string, string[]>(),
+  ): SearchIndex {
     // `known` remembers the words of each text, shared between the languages of a family:
     // records without a translation repeat the default language's text.
     const tokens = (text: string) => {

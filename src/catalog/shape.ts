@@ -26,14 +26,22 @@ function follow(catalog: Catalog, href: string, language: string, origin: string
  * shapeRecord(catalog, catalog.store('actors'), 0, 'en-US', { expand: ['character'], fields: ['character'] }, origin);
  * // { uuid, href, character: { uuid, href, first_name: 'Iris', ... } }
  */
-export function shapeRecord(catalog: Catalog, store: FamilyStore, position: number, language: string, shape: Shape, origin: string): Record<string, unknown> {
+export function shapeRecord(
+  catalog: Catalog,
+  store: FamilyStore,
+  position: number,
+  language: string,
+  shape: Shape,
+  origin: string,
+): Record<string, unknown> {
   const record = present(store, position, language, origin);
   if (shape.expand.length === 0 && !shape.fields) return record;
   const shaped: Record<string, unknown> = { ...record };
   for (const relation of shape.expand) {
     const value = record[relation];
     if (typeof value === 'string') shaped[relation] = follow(catalog, value, language, origin);
-    else if (Array.isArray(value)) shaped[relation] = value.map((href: string) => follow(catalog, href, language, origin));
+    else if (Array.isArray(value))
+      shaped[relation] = value.map((href: string) => follow(catalog, href, language, origin));
   }
   if (!shape.fields) return shaped;
   const keep = new Set(['uuid', 'href', ...shape.fields]);

@@ -58,7 +58,10 @@ export class FamilyStore {
    * @example
    * const next = store.patched(new Map([[uuid, record]]), new Map([['pt-BR', new Map([[uuid, { title: 'Título' }]])]]));
    */
-  patched(records: ReadonlyMap<string, CatalogRecord>, rows: ReadonlyMap<string, ReadonlyMap<string, Translation | null>>): FamilyStore {
+  patched(
+    records: ReadonlyMap<string, CatalogRecord>,
+    rows: ReadonlyMap<string, ReadonlyMap<string, Translation | null>>,
+  ): FamilyStore {
     const list = this.records.slice();
     let positions = this.positions;
     for (const [uuid, record] of records) {
@@ -104,7 +107,9 @@ export class FamilyStore {
     let index = this.searches.get(key);
     if (!index) {
       const valueOf = (position: number, field: string) =>
-        this.family.fields.get(field)!.translated ? this.translation(position, key).fields[field] : this.records[position]![field];
+        this.family.fields.get(field)!.translated
+          ? this.translation(position, key).fields[field]
+          : this.records[position]![field];
       index = SearchIndex.build(text, valueOf, this.records.length);
       this.searches.set(key, index);
     }
@@ -149,13 +154,19 @@ export class FamilyStore {
 
   /** Every translation row of `position`, in catalog language order. */
   translationsOf(position: number): { language: string; fields: Translation }[] {
-    return this.languagesOf(position).map((language) => ({ language, fields: this.translations.get(language)![position]! }));
+    return this.languagesOf(position).map((language) => ({
+      language,
+      fields: this.translations.get(language)![position]!,
+    }));
   }
 
   /** The values of `field` that a reader of `language` sees at `position` (undefined: none). */
   values(position: number, field: string, language: string): Scalar[] | undefined {
     const info = this.family.fields.get(field)!;
-    return valuesOf(info.translated ? this.translation(position, language).fields[field] : this.records[position]![field], info);
+    return valuesOf(
+      info.translated ? this.translation(position, language).fields[field] : this.records[position]![field],
+      info,
+    );
   }
 
   /**
@@ -164,7 +175,12 @@ export class FamilyStore {
    */
   index(field: string, language: string): FieldIndex {
     const info = this.family.fields.get(field)!;
-    const key = info.translated && this.languages.includes(language) ? `${field} ${language}` : info.translated ? `${field} ${this.defaultLanguage}` : field;
+    const key =
+      info.translated && this.languages.includes(language)
+        ? `${field} ${language}`
+        : info.translated
+          ? `${field} ${this.defaultLanguage}`
+          : field;
     let index = this.indexes.get(key);
     if (!index) {
       const served = key.slice(field.length + 1);

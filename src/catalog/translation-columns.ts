@@ -31,7 +31,12 @@ export function translationColumns(
 ): Map<string, (Translation | undefined)[]> {
   const columns = new Map<string, (Translation | undefined)[]>();
   for (const language of languages) {
-    columns.set(language, earlier ? records.map((record) => earlier(record.uuid, language)) : new Array<Translation | undefined>(records.length));
+    columns.set(
+      language,
+      earlier
+        ? records.map((record) => earlier(record.uuid, language))
+        : new Array<Translation | undefined>(records.length),
+    );
   }
   const position = new Map(records.map((record, i) => [record.uuid, i]));
   for (const { uuid, language, fields } of rows) {

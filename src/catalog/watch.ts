@@ -9,7 +9,9 @@ const DATA_FILE = /\.(?:json|svg|png|jpe?g|webp)$/i;
 
 /** `dir` and its subfolders (`translations/`), as they are when the watch starts. */
 function folders(dir: string): string[] {
-  const below = readdirSync(dir, { withFileTypes: true }).filter((entry) => entry.isDirectory() && entry.name !== 'schemas');
+  const below = readdirSync(dir, { withFileTypes: true }).filter(
+    (entry) => entry.isDirectory() && entry.name !== 'schemas',
+  );
   return [dir, ...below.flatMap((entry) => folders(join(dir, entry.name)))];
 }
 

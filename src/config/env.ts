@@ -1,4 +1,20 @@
-import { type Variable, integer, oneOf, flag, budget, proxyHops, publicUrl, redisUrl, powerOfTwo, optionalSecret, optionalText, text, path, optionalPath, languageTag } from './parsers.ts';
+import {
+  type Variable,
+  integer,
+  oneOf,
+  flag,
+  budget,
+  proxyHops,
+  publicUrl,
+  redisUrl,
+  powerOfTwo,
+  optionalSecret,
+  optionalText,
+  text,
+  path,
+  optionalPath,
+  languageTag,
+} from './parsers.ts';
 import type { LogFormat, LogLevel } from './logger.ts';
 
 const PRODUCTION_SCRYPT_N = 2 ** 17;
@@ -8,98 +24,235 @@ const PRODUCTION_SCRYPT_N = 2 ** 17;
  * docs/configuration.md lists exactly these (a test compares them, both ways).
  */
 export const VARIABLES = {
-  NODE_ENV: { default: '', description: '`production` refuses settings meant for tests (a `SCRYPT_N` below 131072)', parse: optionalText },
+  NODE_ENV: {
+    default: '',
+    description: '`production` refuses settings meant for tests (a `SCRYPT_N` below 131072)',
+    parse: optionalText,
+  },
   PORT: { default: '3000', description: 'TCP port to listen on (0 picks a free one)', parse: integer(0, 65535) },
   HOST: { default: '0.0.0.0', description: 'Address to bind', parse: text },
   DATA_DIR: { default: './data', description: 'Catalog data directory', parse: path },
-  WATCH_DATA: { default: 'false', description: '`true` checks and serves every edit under `DATA_DIR` without a restart (`npm run dev` sets it)', parse: flag },
+  WATCH_DATA: {
+    default: 'false',
+    description: '`true` checks and serves every edit under `DATA_DIR` without a restart (`npm run dev` sets it)',
+    parse: flag,
+  },
   DEFAULT_LANGUAGE: {
     default: 'en-US',
     description: "Language served when a request names none; must be listed in the overview's `languages`",
     parse: languageTag,
   },
-  MAX_PAGE_SIZE: { default: '50', description: 'Largest `size` a list answers with; larger requests are clamped', parse: integer(1, 1000) },
-  CACHE_MAX_AGE: { default: '300', description: 'Seconds browsers and proxies may reuse a catalog response (`Cache-Control: max-age`)', parse: integer(0, 31536000) },
-  RESPONSE_CACHE_MB: { default: '64', description: 'Memory for serialized responses (least recently used evicted first); 0 turns the cache off', parse: integer(0, 4096) },
+  MAX_PAGE_SIZE: {
+    default: '50',
+    description: 'Largest `size` a list answers with; larger requests are clamped',
+    parse: integer(1, 1000),
+  },
+  CACHE_MAX_AGE: {
+    default: '300',
+    description: 'Seconds browsers and proxies may reuse a catalog response (`Cache-Control: max-age`)',
+    parse: integer(0, 31536000),
+  },
+  RESPONSE_CACHE_MB: {
+    default: '64',
+    description: 'Memory for serialized responses (least recently used evicted first); 0 turns the cache off',
+    parse: integer(0, 4096),
+  },
   LOG_LEVEL: {
     default: 'info',
     description: '`debug`, `info` (boot and one line per request), `warn`, `error` (only problems) or `silent`',
     parse: oneOf<LogLevel>('debug', 'info', 'warn', 'error', 'silent'),
   },
-  LOG_FORMAT: { default: 'text', description: '`text` lines for a terminal, or `json`: one JSON object per line for log collectors', parse: oneOf<LogFormat>('text', 'json') },
+  LOG_FORMAT: {
+    default: 'text',
+    description: '`text` lines for a terminal, or `json`: one JSON object per line for log collectors',
+    parse: oneOf<LogFormat>('text', 'json'),
+  },
   TRUST_PROXY: {
     default: 'false',
-    description: 'Number of proxies in front that append to `X-Forwarded-For` (`true` = 1); the client address is read that many entries from the right',
+    description:
+      'Number of proxies in front that append to `X-Forwarded-For` (`true` = 1); the client address is read that many entries from the right',
     parse: proxyHops,
   },
-  PUBLIC_URL: { default: '', description: 'Base URL the service reports (`/api`); unset: the address each request used', parse: publicUrl },
+  PUBLIC_URL: {
+    default: '',
+    description: 'Base URL the service reports (`/api`); unset: the address each request used',
+    parse: publicUrl,
+  },
   CLASSROOM: {
     default: 'off',
-    description: '`on`: classroom mode (`npm run classroom` sets it): turns `SIMULATE` on, prints the addresses to give students with a QR code, and raises the per-address budgets to fit a class behind one address (see `CLASSROOM_DEFAULTS`)',
+    description:
+      '`on`: classroom mode (`npm run classroom` sets it): turns `SIMULATE` on, prints the addresses to give students with a QR code, and raises the per-address budgets to fit a class behind one address (see `CLASSROOM_DEFAULTS`)',
     parse: flag,
   },
-  SIMULATE: { default: 'off', description: '`on`: requests may ask for simulated latency (`_delay=<ms>`) and failures (`_fail=<status>`); on in classroom mode whatever it says', parse: flag },
-  RATE_LIMIT: { default: 'on', description: '`off` disables every rate limit (classrooms, benchmarks, tests)', parse: flag },
-  RATE_LIMIT_WINDOW_SECONDS: { default: '60', description: 'Length of the rate-limit window', parse: integer(1, 86400) },
-  RATE_LIMIT_ANONYMOUS: { default: '60', description: 'Requests per window for a client without a token, per address', parse: budget },
+  SIMULATE: {
+    default: 'off',
+    description:
+      '`on`: requests may ask for simulated latency (`_delay=<ms>`) and failures (`_fail=<status>`); on in classroom mode whatever it says',
+    parse: flag,
+  },
+  RATE_LIMIT: {
+    default: 'on',
+    description: '`off` disables every rate limit (classrooms, benchmarks, tests)',
+    parse: flag,
+  },
+  RATE_LIMIT_WINDOW_SECONDS: {
+    default: '60',
+    description: 'Length of the rate-limit window',
+    parse: integer(1, 86400),
+  },
+  RATE_LIMIT_ANONYMOUS: {
+    default: '60',
+    description: 'Requests per window for a client without a token, per address',
+    parse: budget,
+  },
   RATE_LIMIT_BASIC: { default: '300', description: 'Requests per window for a BASIC account', parse: budget },
   RATE_LIMIT_DEV: { default: '1000', description: 'Requests per window for a DEV account', parse: budget },
-  RATE_LIMIT_MAINTAINER: { default: '1000', description: 'Requests per window for a MAINTAINER account', parse: budget },
+  RATE_LIMIT_MAINTAINER: {
+    default: '1000',
+    description: 'Requests per window for a MAINTAINER account',
+    parse: budget,
+  },
   RATE_LIMIT_ADMIN: { default: 'unlimited', description: 'Requests per window for an ADMIN account', parse: budget },
-  AUTH_RATE_LIMIT: { default: '10', description: 'Requests per window to `/api/v1/auth/*`, per address', parse: budget },
-  PICTURE_RATE_LIMIT: { default: '600', description: 'Requests per window for the catalog\'s pictures (`/images/*`), per address; they count in no other budget', parse: budget },
-  LOGIN_FAILURE_LIMIT: { default: '5', description: 'Failed logins per username before it is refused with 429, whatever the address', parse: budget },
-  LOGIN_FAILURE_WINDOW_MINUTES: { default: '15', description: 'Window of `LOGIN_FAILURE_LIMIT`', parse: integer(1, 1440) },
-  REDIS_URL: { default: '', description: 'Share rate limits between instances through this Redis (e.g. `redis://127.0.0.1:6379`); empty keeps them in memory', parse: redisUrl },
-  RATE_LIMIT_REDIS_TIMEOUT_MS: { default: '5', description: 'Longest wait for Redis before a request is served unlimited (fail open)', parse: integer(1, 10000) },
+  AUTH_RATE_LIMIT: {
+    default: '10',
+    description: 'Requests per window to `/api/v1/auth/*`, per address',
+    parse: budget,
+  },
+  PICTURE_RATE_LIMIT: {
+    default: '600',
+    description:
+      "Requests per window for the catalog's pictures (`/images/*`), per address; they count in no other budget",
+    parse: budget,
+  },
+  LOGIN_FAILURE_LIMIT: {
+    default: '5',
+    description: 'Failed logins per username before it is refused with 429, whatever the address',
+    parse: budget,
+  },
+  LOGIN_FAILURE_WINDOW_MINUTES: {
+    default: '15',
+    description: 'Window of `LOGIN_FAILURE_LIMIT`',
+    parse: integer(1, 1440),
+  },
+  REDIS_URL: {
+    default: '',
+    description:
+      'Share rate limits between instances through this Redis (e.g. `redis://127.0.0.1:6379`); empty keeps them in memory',
+    parse: redisUrl,
+  },
+  RATE_LIMIT_REDIS_TIMEOUT_MS: {
+    default: '5',
+    description: 'Longest wait for Redis before a request is served unlimited (fail open)',
+    parse: integer(1, 10000),
+  },
   ACCOUNTS_STORE: {
     default: 'file',
-    description: '`file`: `ACCOUNTS_FILE`, for one instance; `redis`: shared by every instance through `REDIS_URL` (needs `JWT_SECRET`)',
+    description:
+      '`file`: `ACCOUNTS_FILE`, for one instance; `redis`: shared by every instance through `REDIS_URL` (needs `JWT_SECRET`)',
     parse: oneOf('file', 'redis'),
   },
-  ACCOUNTS_REDIS_TIMEOUT_MS: { default: '1000', description: 'Longest wait for Redis on an account request before it is answered 503', parse: integer(1, 60000) },
-  ACCOUNTS_FILE: { default: 'var/accounts.json', description: 'JSON file holding the accounts (created with its folder at boot when missing, mode 0600)', parse: path },
+  ACCOUNTS_REDIS_TIMEOUT_MS: {
+    default: '1000',
+    description: 'Longest wait for Redis on an account request before it is answered 503',
+    parse: integer(1, 60000),
+  },
+  ACCOUNTS_FILE: {
+    default: 'var/accounts.json',
+    description: 'JSON file holding the accounts (created with its folder at boot when missing, mode 0600)',
+    parse: path,
+  },
   CATALOG_WRITES: {
     default: 'on',
-    description: '`on`: MAINTAINER and ADMIN accounts may create, change and delete catalog records (POST, PATCH, DELETE); `off`: those routes answer 405',
+    description:
+      '`on`: MAINTAINER and ADMIN accounts may create, change and delete catalog records (POST, PATCH, DELETE); `off`: those routes answer 405',
     parse: flag,
   },
   CATALOG_OVERLAY_FILE: {
     default: '',
-    description: 'File keeping the catalog writes, one JSON line a write (the overlay over `DATA_DIR`, mode 0600); unset: `catalog-overlay.json` beside `ACCOUNTS_FILE`',
+    description:
+      'File keeping the catalog writes, one JSON line a write (the overlay over `DATA_DIR`, mode 0600); unset: `catalog-overlay.json` beside `ACCOUNTS_FILE`',
     parse: optionalPath,
   },
   JWT_SECRET: {
     default: '',
-    description: 'Key signing the bearer tokens (HS256), at least 32 bytes; unset: a random key kept in `jwt-secret` beside `ACCOUNTS_FILE`',
+    description:
+      'Key signing the bearer tokens (HS256), at least 32 bytes; unset: a random key kept in `jwt-secret` beside `ACCOUNTS_FILE`',
     parse: optionalSecret(32),
     secret: true,
   },
   TOKEN_TTL: { default: '3600', description: 'Seconds a bearer token stays valid', parse: integer(1, 31536000) },
-  HASH_CONCURRENCY: { default: '2', description: 'Password hashes run at once (each takes a libuv thread and 128 MiB)', parse: integer(1, 64) },
-  HASH_QUEUE: { default: '32', description: 'Sign-ins waiting for a hash slot before the next is refused with 503', parse: integer(0, 10000) },
-  REQUEST_TIMEOUT_SECONDS: { default: '10', description: 'Longest time to receive a whole request (headers and body) before a 408', parse: integer(1, 3600) },
-  HEADERS_TIMEOUT_SECONDS: { default: '5', description: 'Longest time to receive the request headers before a 408', parse: integer(1, 3600) },
-  GRAPHQL_MAX_DEPTH: { default: '10', description: 'Deepest nesting of fields a GraphQL query may have (fragments flattened)', parse: integer(1, 100) },
-  GRAPHQL_MAX_ALIASES: { default: '20', description: 'Aliased fields one GraphQL operation may have', parse: integer(0, 1000) },
+  HASH_CONCURRENCY: {
+    default: '2',
+    description: 'Password hashes run at once (each takes a libuv thread and 128 MiB)',
+    parse: integer(1, 64),
+  },
+  HASH_QUEUE: {
+    default: '32',
+    description: 'Sign-ins waiting for a hash slot before the next is refused with 503',
+    parse: integer(0, 10000),
+  },
+  REQUEST_TIMEOUT_SECONDS: {
+    default: '10',
+    description: 'Longest time to receive a whole request (headers and body) before a 408',
+    parse: integer(1, 3600),
+  },
+  HEADERS_TIMEOUT_SECONDS: {
+    default: '5',
+    description: 'Longest time to receive the request headers before a 408',
+    parse: integer(1, 3600),
+  },
+  GRAPHQL_MAX_DEPTH: {
+    default: '10',
+    description: 'Deepest nesting of fields a GraphQL query may have (fragments flattened)',
+    parse: integer(1, 100),
+  },
+  GRAPHQL_MAX_ALIASES: {
+    default: '20',
+    description: 'Aliased fields one GraphQL operation may have',
+    parse: integer(0, 1000),
+  },
   GRAPHQL_MAX_FIELDS: {
     default: '1000',
-    description: 'Most field selections a GraphQL query may have, fragments expanded where spread; a field name repeated in one selection counts once more for each earlier occurrence',
+    description:
+      'Most field selections a GraphQL query may have, fragments expanded where spread; a field name repeated in one selection counts once more for each earlier occurrence',
     parse: integer(10, 100_000),
   },
-  GRAPHQL_MAX_COST: { default: '20000', description: 'Estimated objects one GraphQL query may ask for (page sizes and link lists multiplied through the nesting)', parse: integer(1, 10_000_000) },
-  GRAPHQL_MAX_DOCUMENT_BYTES: { default: '16384', description: 'Largest GraphQL query text, in bytes; a POST body may be twice as large (variables)', parse: integer(256, 1_048_576) },
-  GRAPHQL_MAX_TOKENS: { default: '2000', description: 'Most tokens (names, punctuation, values) a GraphQL query text may have', parse: integer(100, 100_000) },
+  GRAPHQL_MAX_COST: {
+    default: '20000',
+    description:
+      'Estimated objects one GraphQL query may ask for (page sizes and link lists multiplied through the nesting)',
+    parse: integer(1, 10_000_000),
+  },
+  GRAPHQL_MAX_DOCUMENT_BYTES: {
+    default: '16384',
+    description: 'Largest GraphQL query text, in bytes; a POST body may be twice as large (variables)',
+    parse: integer(256, 1_048_576),
+  },
+  GRAPHQL_MAX_TOKENS: {
+    default: '2000',
+    description: 'Most tokens (names, punctuation, values) a GraphQL query text may have',
+    parse: integer(100, 100_000),
+  },
   GRAPHQL_COSTLY_QUEUE: {
     default: '8',
-    description: 'Costly GraphQL operations (estimated cost 1000 or more, or a new query text of 2048 characters or more; run or checked one at a time) that may wait for their turn; the next is refused with 503 and Retry-After',
+    description:
+      'Costly GraphQL operations (estimated cost 1000 or more, or a new query text of 2048 characters or more; run or checked one at a time) that may wait for their turn; the next is refused with 503 and Retry-After',
     parse: integer(0, 10_000),
   },
-  SHUTDOWN_GRACE_SECONDS: { default: '10', description: 'On SIGTERM or SIGINT, how long in-flight requests may take before their connections are closed', parse: integer(0, 3600) },
-  MAX_CONNECTIONS: { default: '4096', description: 'Open connections in total; more are closed at once', parse: integer(1, 1000000) },
+  SHUTDOWN_GRACE_SECONDS: {
+    default: '10',
+    description: 'On SIGTERM or SIGINT, how long in-flight requests may take before their connections are closed',
+    parse: integer(0, 3600),
+  },
+  MAX_CONNECTIONS: {
+    default: '4096',
+    description: 'Open connections in total; more are closed at once',
+    parse: integer(1, 1000000),
+  },
   MAX_CONNECTIONS_PER_ADDRESS: {
     default: '256',
-    description: 'Open connections per peer address; not applied behind a proxy (`TRUST_PROXY`), whose connections all share its address',
+    description:
+      'Open connections per peer address; not applied behind a proxy (`TRUST_PROXY`), whose connections all share its address',
     parse: integer(1, 1000000),
   },
   SCRYPT_N: {
@@ -109,7 +262,7 @@ export const VARIABLES = {
   },
   ACCOUNT_PASSWORD: {
     default: '',
-    description: '`npm run accounts -- create` only: the new account\'s password, for scripts (otherwise it prompts)',
+    description: "`npm run accounts -- create` only: the new account's password, for scripts (otherwise it prompts)",
     parse: optionalText,
     secret: true,
   },
@@ -151,12 +304,17 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): { config: Conf
   }
   const checked = config as Config;
   if (checked.CLASSROOM) checked.SIMULATE = true;
-  if (checked.ACCOUNTS_STORE === 'redis' && !checked.REDIS_URL) return { error: 'ACCOUNTS_STORE=redis needs REDIS_URL, the Redis every instance shares' };
+  if (checked.ACCOUNTS_STORE === 'redis' && !checked.REDIS_URL)
+    return { error: 'ACCOUNTS_STORE=redis needs REDIS_URL, the Redis every instance shares' };
   if (checked.ACCOUNTS_STORE === 'redis' && !checked.JWT_SECRET) {
-    return { error: 'ACCOUNTS_STORE=redis needs JWT_SECRET: every instance must sign and check tokens with the same key' };
+    return {
+      error: 'ACCOUNTS_STORE=redis needs JWT_SECRET: every instance must sign and check tokens with the same key',
+    };
   }
   if (checked.NODE_ENV === 'production' && checked.SCRYPT_N < PRODUCTION_SCRYPT_N) {
-    return { error: `SCRYPT_N must be at least ${PRODUCTION_SCRYPT_N} when NODE_ENV=production (got '${checked.SCRYPT_N}'); lower values are for tests` };
+    return {
+      error: `SCRYPT_N must be at least ${PRODUCTION_SCRYPT_N} when NODE_ENV=production (got '${checked.SCRYPT_N}'); lower values are for tests`,
+    };
   }
   return { config: checked };
 }

@@ -131,18 +131,24 @@ function flushed(batch: LineBatch, write: (line: string) => void): (line: string
  */
 export function createLogger({ level, format }: { level: LogLevel; format: LogFormat }): Logger {
   const quiet = () => {};
-  if (level === 'silent') return { debug: quiet, info: quiet, warn: quiet, error: quiet, access: quiet, close: async () => {} };
+  if (level === 'silent')
+    return { debug: quiet, info: quiet, warn: quiet, error: quiet, access: quiet, close: async () => {} };
   const enabled = (wanted: LogLevel) => ORDER.indexOf(wanted) >= ORDER.indexOf(level);
   if (format === 'json') {
     const out = destination(1);
     const batch = batchLines(out);
-    const json = pino({ level, base: { service: 'series-catalog-api' }, timestamp: pino.stdTimeFunctions.isoTime }, batch);
+    const json = pino(
+      { level, base: { service: 'series-catalog-api' }, timestamp: pino.stdTimeFunctions.isoTime },
+      batch,
+    );
     return {
       debug: flushed(batch, (line) => json.debug(line)),
       info: flushed(batch, (line) => json.info(line)),
       warn: flushed(batch, (line) => json.warn(line)),
       error: flushed(batch, (line) => json.error(line)),
-      access: enabled('info') ? (method, path, status, ms) => json.info({ method, path, status, ms: Math.round(ms * 10) / 10 }, 'request') : quiet,
+      access: enabled('info')
+        ? (method, path, status, ms) => json.info({ method, path, status, ms: Math.round(ms * 10) / 10 }, 'request')
+        : quiet,
       close: () => {
         batch.flush();
         return closeAll(out);
@@ -153,13 +159,16 @@ export function createLogger({ level, format }: { level: LogLevel; format: LogFo
   const err = destination(2);
   const outLines = batchLines(out);
   const errLines = batchLines(err);
-  const line = (batch: LineBatch, wanted: LogLevel) => (enabled(wanted) ? flushed(batch, (text) => batch.write(`${text}\n`)) : quiet);
+  const line = (batch: LineBatch, wanted: LogLevel) =>
+    enabled(wanted) ? flushed(batch, (text) => batch.write(`${text}\n`)) : quiet;
   return {
     debug: line(outLines, 'debug'),
     info: line(outLines, 'info'),
     warn: line(errLines, 'warn'),
     error: line(errLines, 'error'),
-    access: enabled('info') ? (method, path, status, ms) => outLines.write(accessLine(method, path, status, ms)) : quiet,
+    access: enabled('info')
+      ? (method, path, status, ms) => outLines.write(accessLine(method, path, status, ms))
+      : quiet,
     close: () => {
       outLines.flush();
       errLines.flush();

@@ -45,21 +45,27 @@ export const flag: Parse<boolean> = (raw) => {
 export const budget: Parse<number> = (raw) => {
   if (raw === 'unlimited') return { value: Infinity };
   const value = Number(raw);
-  return /^\d+$/.test(raw) && value >= 1 && value <= 1e9 ? { value } : { accepts: 'an integer from 1 to 1000000000, or unlimited' };
+  return /^\d+$/.test(raw) && value >= 1 && value <= 1e9
+    ? { value }
+    : { accepts: 'an integer from 1 to 1000000000, or unlimited' };
 };
 
 /** Proxies in front of the service: a switch (off: none, on: one) or a count. */
 export const proxyHops: Parse<number> = (raw) => {
   const asSwitch = flag(raw);
   if ('value' in asSwitch) return { value: asSwitch.value ? 1 : 0 };
-  return /^\d+$/.test(raw) && Number(raw) <= 10 ? { value: Number(raw) } : { accepts: 'a switch (true/false, on/off, yes/no) or the number of proxies in front (0 to 10)' };
+  return /^\d+$/.test(raw) && Number(raw) <= 10
+    ? { value: Number(raw) }
+    : { accepts: 'a switch (true/false, on/off, yes/no) or the number of proxies in front (0 to 10)' };
 };
 
 /** An absolute http(s) URL without a trailing slash, or unset. */
 export const publicUrl: Parse<string | undefined> = (raw) => {
   if (raw === '') return { value: undefined };
   const trimmed = raw.replace(/\/+$/, '');
-  return /^https?:\/\/[^\s/?#]+(\/[^\s?#]*)?$/.test(trimmed) ? { value: trimmed } : { accepts: 'an absolute http:// or https:// URL such as https://api.example.org' };
+  return /^https?:\/\/[^\s/?#]+(\/[^\s?#]*)?$/.test(trimmed)
+    ? { value: trimmed }
+    : { accepts: 'an absolute http:// or https:// URL such as https://api.example.org' };
 };
 
 export const redisUrl: Parse<string> = (raw) =>
@@ -76,7 +82,12 @@ export function powerOfTwo(minExponent: number, maxExponent: number): Parse<numb
 
 /** Unset stays undefined; a set value needs `minBytes` bytes of UTF-8. */
 export function optionalSecret(minBytes: number): Parse<string | undefined> {
-  return (raw) => (raw === '' ? { value: undefined } : Buffer.byteLength(raw) >= minBytes ? { value: raw } : { accepts: `at least ${minBytes} bytes` });
+  return (raw) =>
+    raw === ''
+      ? { value: undefined }
+      : Buffer.byteLength(raw) >= minBytes
+        ? { value: raw }
+        : { accepts: `at least ${minBytes} bytes` };
 }
 
 export const optionalText: Parse<string | undefined> = (raw) => ({ value: raw === '' ? undefined : raw });

@@ -22,7 +22,11 @@ function recordHeaders(family: Family, cacheHeaders: readonly string[]): string[
  * `located` are the parameters and answers of finding the record (its uuid, or none for the
  * single overview).
  */
-function translationPaths(family: Family, base: string, located: { parameters: Json[]; responses: Json }): Record<string, Json> {
+function translationPaths(
+  family: Family,
+  base: string,
+  located: { parameters: Json[]; responses: Json },
+): Record<string, Json> {
   const name = componentName(family);
   const tags = [familyTag(family)];
   const one = ref(`${name}Translation`);
@@ -34,7 +38,15 @@ function translationPaths(family: Family, base: string, located: { parameters: J
         operationId: `list${name}Translations`,
         summary: `Every translation of the ${family.singular}`,
         description: `Each translation holds its language and the translated fields, in the order the catalog lists its languages; \`Content-Language\` lists them all.`,
-        responses: { 200: success('The translations, one per language', { type: 'array', items: one }, ['Content-Language', ...CACHED]), 304: response('NotModified'), ...located.responses, ...ALWAYS },
+        responses: {
+          200: success('The translations, one per language', { type: 'array', items: one }, [
+            'Content-Language',
+            ...CACHED,
+          ]),
+          304: response('NotModified'),
+          ...located.responses,
+          ...ALWAYS,
+        },
       },
     },
     [`${base}/translations/random`]: {
@@ -42,8 +54,13 @@ function translationPaths(family: Family, base: string, located: { parameters: J
         ...common,
         operationId: `random${name}Translation`,
         summary: `A random translation of the ${family.singular}`,
-        description: 'One of the translations, picked anew on every request, so it is never cached (`Cache-Control: no-store`).',
-        responses: { 200: success('One of its translations', one, ['Content-Language', 'Cache-Control']), ...located.responses, ...ALWAYS },
+        description:
+          'One of the translations, picked anew on every request, so it is never cached (`Cache-Control: no-store`).',
+        responses: {
+          200: success('One of its translations', one, ['Content-Language', 'Cache-Control']),
+          ...located.responses,
+          ...ALWAYS,
+        },
       },
     },
     [`${base}/translations/{language}`]: {
@@ -52,12 +69,15 @@ function translationPaths(family: Family, base: string, located: { parameters: J
         parameters: [...located.parameters, parameter('TranslationLanguage')],
         operationId: `get${name}Translation`,
         summary: `The ${family.singular}'s translation in one language`,
-        description: 'The language is matched in any case (`pt-br` finds `pt-BR`); a language the record has no translation in is a 404 listing those it has.',
+        description:
+          'The language is matched in any case (`pt-br` finds `pt-BR`); a language the record has no translation in is a 404 listing those it has.',
         responses: {
           200: success('The translation', one, ['Content-Language', ...CACHED]),
           304: response('NotModified'),
           400: errorResponse('A malformed uuid, or a `language` parameter the catalog does not have'),
-          404: errorResponse(`No such ${family.singular}, or it has no translation in that language (the message lists those it has)`),
+          404: errorResponse(
+            `No such ${family.singular}, or it has no translation in that language (the message lists those it has)`,
+          ),
           ...ALWAYS,
         },
       },
@@ -67,7 +87,10 @@ function translationPaths(family: Family, base: string, located: { parameters: J
 
 /** A record as a list, random or by-uuid read answers it: whole, or shaped by `expand` and `fields`. */
 function served(name: string): Json {
-  return { anyOf: [ref(name), ref(`Shaped${name}`)], description: `The whole ${name}; with \`expand\` or \`fields\`, a Shaped${name}` };
+  return {
+    anyOf: [ref(name), ref(`Shaped${name}`)],
+    description: `The whole ${name}; with \`expand\` or \`fields\`, a Shaped${name}`,
+  };
 }
 
 /** The list, random and by-uuid routes of a family (not the overview), and its translations. */
@@ -80,7 +103,10 @@ function familyPaths(family: Family, example: string | undefined): Record<string
   const uuid = uuidParameter(example);
   const byUuid = {
     parameters: [uuid],
-    responses: { 400: errorResponse(`A malformed uuid${badLanguage ? ', or a language the catalog does not have' : ''}`), 404: errorResponse(`No such ${family.singular}`) },
+    responses: {
+      400: errorResponse(`A malformed uuid${badLanguage ? ', or a language the catalog does not have' : ''}`),
+      404: errorResponse(`No such ${family.singular}`),
+    },
   };
   return {
     [base]: {
@@ -93,7 +119,10 @@ function familyPaths(family: Family, example: string | undefined): Record<string
           'With `expand`, relation fields hold the related records instead of their hrefs; with `fields`, only `uuid`, `href` and the named fields are returned.',
         parameters: listParameters(family),
         responses: {
-          200: success(`A page of ${family.name} (a bare JSON array)`, { type: 'array', items: served(name) }, [...PAGE_HEADERS, ...recordHeaders(family, CACHED)]),
+          200: success(`A page of ${family.name} (a bare JSON array)`, { type: 'array', items: served(name) }, [
+            ...PAGE_HEADERS,
+            ...recordHeaders(family, CACHED),
+          ]),
           304: response('NotModified'),
           400: errorResponse('A malformed parameter, an unknown filter or sort field, or a value of the wrong type'),
           ...ALWAYS,
@@ -108,7 +137,11 @@ function familyPaths(family: Family, example: string | undefined): Record<string
         description: `One ${family.singular} picked anew on every request (\`Cache-Control: no-store\`), shaped by \`expand\` and \`fields\` as the list is.`,
         parameters: [...language, ...shapeParameters(family)],
         responses: {
-          200: success(`A ${family.singular} picked at random (never cached)`, served(name), recordHeaders(family, ['Cache-Control'])),
+          200: success(
+            `A ${family.singular} picked at random (never cached)`,
+            served(name),
+            recordHeaders(family, ['Cache-Control']),
+          ),
           ...(badLanguage ? { 400: badLanguage } : {}),
           404: errorResponse(`There are no ${family.name}`),
           ...ALWAYS,
@@ -122,7 +155,12 @@ function familyPaths(family: Family, example: string | undefined): Record<string
         summary: `One ${family.singular} by uuid`,
         description: `The uuid is matched in any case. With \`expand\`, relation fields hold the related records instead of their hrefs; with \`fields\`, only \`uuid\`, \`href\` and the named fields are returned.`,
         parameters: [uuid, ...language, ...shapeParameters(family)],
-        responses: { 200: success(`The ${family.singular}`, served(name), recordHeaders(family, CACHED)), 304: response('NotModified'), ...byUuid.responses, ...ALWAYS },
+        responses: {
+          200: success(`The ${family.singular}`, served(name), recordHeaders(family, CACHED)),
+          304: response('NotModified'),
+          ...byUuid.responses,
+          ...ALWAYS,
+        },
       },
     },
     ...(family.translation ? translationPaths(family, `${base}/{uuid}`, byUuid) : {}),
@@ -156,9 +194,10 @@ function overviewPaths(overview: Family, example: string | undefined): Record<st
         tags,
         operationId: 'getOverviewByUuid',
         summary: 'The series overview, by its uuid',
-        description: 'The same as `/api/v1/overview`, for clients that read every record by uuid; any other uuid is a 404.',
+        description:
+          'The same as `/api/v1/overview`, for clients that read every record by uuid; any other uuid is a 404.',
         parameters: [uuid, ...language],
-        responses: { ...answer, 404: errorResponse('Not the overview\'s uuid'), ...ALWAYS },
+        responses: { ...answer, 404: errorResponse("Not the overview's uuid"), ...ALWAYS },
       },
     },
   };
@@ -173,19 +212,49 @@ function socialPaths(example: string | undefined): Record<string, Json> {
   const base = `${familyPath('actors')}/{uuid}/socials`;
   return {
     [base]: {
-      get: { tags, operationId: 'listActorSocials', summary: "The actor's social accounts", description: 'Every social network account of the actor, as its `socials` field lists them.', parameters: [uuid], responses: { 200: success('Every social account', list, CACHED), 304: response('NotModified'), ...actor, ...ALWAYS } },
+      get: {
+        tags,
+        operationId: 'listActorSocials',
+        summary: "The actor's social accounts",
+        description: 'Every social network account of the actor, as its `socials` field lists them.',
+        parameters: [uuid],
+        responses: {
+          200: success('Every social account', list, CACHED),
+          304: response('NotModified'),
+          ...actor,
+          ...ALWAYS,
+        },
+      },
     },
     [`${base}/random`]: {
-      get: { tags, operationId: 'randomActorSocial', summary: 'A random social account of the actor', description: 'One of the accounts, picked anew on every request (`Cache-Control: no-store`).', parameters: [uuid], responses: { 200: success('One of them', ref('Social'), ['Cache-Control']), ...actor, 404: errorResponse('No such actor, or it has no socials'), ...ALWAYS } },
+      get: {
+        tags,
+        operationId: 'randomActorSocial',
+        summary: 'A random social account of the actor',
+        description: 'One of the accounts, picked anew on every request (`Cache-Control: no-store`).',
+        parameters: [uuid],
+        responses: {
+          200: success('One of them', ref('Social'), ['Cache-Control']),
+          ...actor,
+          404: errorResponse('No such actor, or it has no socials'),
+          ...ALWAYS,
+        },
+      },
     },
     [`${base}/{social}`]: {
       get: {
         tags,
         operationId: 'getActorSocial',
-        summary: 'The actor\'s account on one network',
+        summary: "The actor's account on one network",
         description: 'The network is matched by name in any case (`instagram` finds `Instagram`).',
         parameters: [uuid, parameter('Social')],
-        responses: { 200: success('The account', ref('Social'), CACHED), 304: response('NotModified'), ...actor, 404: errorResponse('No such actor, or no account on that network'), ...ALWAYS },
+        responses: {
+          200: success('The account', ref('Social'), CACHED),
+          304: response('NotModified'),
+          ...actor,
+          404: errorResponse('No such actor, or no account on that network'),
+          ...ALWAYS,
+        },
       },
     },
   };

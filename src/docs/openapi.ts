@@ -51,14 +51,19 @@ export const HOME = {
 /** `/`, the reference page, its assets, the icon and this document. */
 function referencePaths(): Record<string, Json> {
   const tags = ['Reference'];
-  const file = (description: string, type: string, schema: Json = { type: 'string' }) => ({ description, headers: headerRefs(['ETag', 'Cache-Control', ...RATE_HEADERS]), content: { [type]: { schema } } });
+  const file = (description: string, type: string, schema: Json = { type: 'string' }) => ({
+    description,
+    headers: headerRefs(['ETag', 'Cache-Control', ...RATE_HEADERS]),
+    content: { [type]: { schema } },
+  });
   return {
     '/': {
       get: {
         tags,
         operationId: 'home',
         summary: 'Leads a browser to the API reference',
-        description: 'A redirect, so that the address of the server alone opens the reference page; HEAD answers the same without the body.',
+        description:
+          'A redirect, so that the address of the server alone opens the reference page; HEAD answers the same without the body.',
         responses: {
           302: {
             description: `Redirect to \`${HOME.location}\`, with a one-line page linking to it`,
@@ -74,8 +79,13 @@ function referencePaths(): Record<string, Json> {
         tags,
         operationId: 'getReferencePage',
         summary: 'This interactive API reference (works offline)',
-        description: 'The reference page, served with every script and stylesheet it needs by this server (no CDN) and a Content-Security-Policy that reaches nothing else.',
-        responses: { 200: file('The page', 'text/html'), 304: { $ref: '#/components/responses/NotModified' }, ...ALWAYS_FREE },
+        description:
+          'The reference page, served with every script and stylesheet it needs by this server (no CDN) and a Content-Security-Policy that reaches nothing else.',
+        responses: {
+          200: file('The page', 'text/html'),
+          304: { $ref: '#/components/responses/NotModified' },
+          ...ALWAYS_FREE,
+        },
       },
     },
     '/api/docs/{asset}': {
@@ -83,9 +93,22 @@ function referencePaths(): Record<string, Json> {
         tags,
         operationId: 'getReferenceAsset',
         summary: 'A script, stylesheet or icon of the reference page',
-        description: "The files of the reference page: Swagger UI's, from the swagger-ui-dist package installed with the server, and the service's own.",
-        parameters: [{ name: 'asset', in: 'path', required: true, schema: { type: 'string', enum: Object.keys(REFERENCE_ASSETS) } }],
-        responses: { 200: file('The file', '*/*'), 304: { $ref: '#/components/responses/NotModified' }, 404: { $ref: '#/components/responses/NotFound' }, ...ALWAYS_FREE },
+        description:
+          "The files of the reference page: Swagger UI's, from the swagger-ui-dist package installed with the server, and the service's own.",
+        parameters: [
+          {
+            name: 'asset',
+            in: 'path',
+            required: true,
+            schema: { type: 'string', enum: Object.keys(REFERENCE_ASSETS) },
+          },
+        ],
+        responses: {
+          200: file('The file', '*/*'),
+          304: { $ref: '#/components/responses/NotModified' },
+          404: { $ref: '#/components/responses/NotFound' },
+          ...ALWAYS_FREE,
+        },
       },
     },
     '/favicon.ico': {
@@ -93,8 +116,13 @@ function referencePaths(): Record<string, Json> {
         tags,
         operationId: 'getFavicon',
         summary: "The service's icon",
-        description: 'The icon both pages link (`/api/docs/favicon.svg`, an SVG image), also where a browser looks for one by default, as when it shows a JSON answer.',
-        responses: { 200: file('The icon', 'image/svg+xml'), 304: { $ref: '#/components/responses/NotModified' }, ...ALWAYS_FREE },
+        description:
+          'The icon both pages link (`/api/docs/favicon.svg`, an SVG image), also where a browser looks for one by default, as when it shows a JSON answer.',
+        responses: {
+          200: file('The icon', 'image/svg+xml'),
+          304: { $ref: '#/components/responses/NotModified' },
+          ...ALWAYS_FREE,
+        },
       },
     },
     '/api/openapi.json': {
@@ -102,8 +130,13 @@ function referencePaths(): Record<string, Json> {
         tags,
         operationId: 'getOpenApi',
         summary: 'This OpenAPI 3.1 document',
-        description: 'Generated at boot from the JSON Schemas that validate the catalog, so it describes exactly what is served.',
-        responses: { 200: file('The document', 'application/json', { type: 'object', description: 'An OpenAPI 3.1 document' }), 304: { $ref: '#/components/responses/NotModified' }, ...ALWAYS_FREE },
+        description:
+          'Generated at boot from the JSON Schemas that validate the catalog, so it describes exactly what is served.',
+        responses: {
+          200: file('The document', 'application/json', { type: 'object', description: 'An OpenAPI 3.1 document' }),
+          304: { $ref: '#/components/responses/NotModified' },
+          ...ALWAYS_FREE,
+        },
       },
     },
   };
@@ -131,7 +164,8 @@ function simulatedIfOn(options: OpenApiOptions, paths: Record<string, Json>): Re
  * raises the rate limit), as the introduction says.
  */
 function publicUnlessDeclared(paths: Record<string, Json>): Record<string, Json> {
-  for (const item of Object.values(paths)) for (const operation of Object.values(item) as Json[]) operation.security ??= [];
+  for (const item of Object.values(paths))
+    for (const operation of Object.values(item) as Json[]) operation.security ??= [];
   return paths;
 }
 
@@ -172,13 +206,29 @@ export function buildOpenApi(options: OpenApiOptions): Json {
     ],
     // Relative: the document is right wherever the server answers, behind any proxy or host name.
     servers: [{ url: '/', description: 'The server that serves this document' }],
-    paths: publicUnlessDeclared(simulatedIfOn(options, { ...metaPaths(), ...catalogWithWrites(options), ...accountPaths(), ...graphqlPaths(), ...picturePaths(), ...referencePaths() })),
+    paths: publicUnlessDeclared(
+      simulatedIfOn(options, {
+        ...metaPaths(),
+        ...catalogWithWrites(options),
+        ...accountPaths(),
+        ...graphqlPaths(),
+        ...picturePaths(),
+        ...referencePaths(),
+      }),
+    ),
     components: {
       schemas: schemasWithWrites(options),
       parameters: { ...componentParameters(options), ...(options.simulation ? SIMULATION_PARAMETERS : {}) },
       headers: HEADERS,
       responses: COMPONENT_RESPONSES,
-      securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'A token from `/api/v1/auth/register` or `/api/v1/auth/authenticate`' } },
+      securitySchemes: {
+        bearerAuth: {
+          type: 'http',
+          scheme: 'bearer',
+          bearerFormat: 'JWT',
+          description: 'A token from `/api/v1/auth/register` or `/api/v1/auth/authenticate`',
+        },
+      },
     },
   };
 }

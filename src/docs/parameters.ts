@@ -1,4 +1,11 @@
-import { FAMILIES, relationsOf, servedFields, sortableFields, type Family, type FieldInfo } from '../catalog/families.ts';
+import {
+  FAMILIES,
+  relationsOf,
+  servedFields,
+  sortableFields,
+  type Family,
+  type FieldInfo,
+} from '../catalog/families.ts';
 import { FILTER_OPERATORS } from '../catalog/filter-operators.ts';
 import type { Json } from './schemas.ts';
 
@@ -39,16 +46,39 @@ export function parameter(name: string): Json {
  * componentParameters({ defaultLanguage: 'en-US', maxPageSize: 50 }).Size.schema; // { type: 'integer', minimum: 1, default: 10 }
  */
 export function componentParameters({ defaultLanguage, maxPageSize }: ParameterOptions): Record<string, Json> {
-  const query = (name: string, description: string, schema: Json): Json => ({ name, in: 'query', required: false, description, schema });
-  const path = (name: string, description: string, schema: Json): Json => ({ name, in: 'path', required: true, description, schema });
+  const query = (name: string, description: string, schema: Json): Json => ({
+    name,
+    in: 'query',
+    required: false,
+    description,
+    schema,
+  });
+  const path = (name: string, description: string, schema: Json): Json => ({
+    name,
+    in: 'path',
+    required: true,
+    description,
+    schema,
+  });
   return {
-    Page: query('page', 'Page number, from 1. A page past the end is an empty list.', { type: 'integer', minimum: 1, default: 1 }),
-    Size: query('size', `Records per page. Above ${maxPageSize} (\`MAX_PAGE_SIZE\`) it is lowered to ${maxPageSize}.`, { type: 'integer', minimum: 1, default: 10 }),
-    Order: query('order', 'Sort direction, `asc` or `desc` (any case); needs `sort`.', { type: 'string', enum: ['asc', 'desc'] }),
+    Page: query('page', 'Page number, from 1. A page past the end is an empty list.', {
+      type: 'integer',
+      minimum: 1,
+      default: 1,
+    }),
+    Size: query('size', `Records per page. Above ${maxPageSize} (\`MAX_PAGE_SIZE\`) it is lowered to ${maxPageSize}.`, {
+      type: 'integer',
+      minimum: 1,
+      default: 10,
+    }),
+    Order: query('order', 'Sort direction, `asc` or `desc` (any case); needs `sort`.', {
+      type: 'string',
+      enum: ['asc', 'desc'],
+    }),
     Language: query(
       'language',
       `Language of the translated fields (any case), e.g. \`pt-BR\`. Without it: the best match of \`Accept-Language\`, else \`${defaultLanguage}\`. ` +
-        'A language the catalog does not have is a 400 listing those it has (they are the overview\'s `languages`).',
+        "A language the catalog does not have is a 400 listing those it has (they are the overview's `languages`).",
       { type: 'string', examples: [defaultLanguage] },
     ),
     AcceptLanguage: {
@@ -58,8 +88,11 @@ export function componentParameters({ defaultLanguage, maxPageSize }: ParameterO
       description: 'Used when there is no `language` parameter: q-values are honoured and `pt` matches `pt-BR`.',
       schema: { type: 'string', examples: ['pt-BR,pt;q=0.9'] },
     },
-    TranslationLanguage: path('language', 'A language of the catalog (any case).', { type: 'string', examples: [defaultLanguage] }),
-    Social: path('social', 'The network\'s name, e.g. `Instagram` (any case).', { type: 'string' }),
+    TranslationLanguage: path('language', 'A language of the catalog (any case).', {
+      type: 'string',
+      examples: [defaultLanguage],
+    }),
+    Social: path('social', "The network's name, e.g. `Instagram` (any case).", { type: 'string' }),
   };
 }
 
@@ -75,7 +108,9 @@ const KIND_WORDS: Record<FieldInfo['kind'], string> = {
 function typeWords(field: FieldInfo): string {
   if (field.relation) {
     const singular = FAMILIES.get(field.relation)!.singular;
-    return field.list ? `a list of hrefs of ${field.relation} (or their bare uuids)` : `the href of ${/^[aeiou]/.test(singular) ? 'an' : 'a'} ${singular} (or its bare uuid)`;
+    return field.list
+      ? `a list of hrefs of ${field.relation} (or their bare uuids)`
+      : `the href of ${/^[aeiou]/.test(singular) ? 'an' : 'a'} ${singular} (or its bare uuid)`;
   }
   return field.list ? `a list of ${KIND_WORDS[field.kind].replace(/^an? /, '')}` : KIND_WORDS[field.kind];
 }
@@ -139,7 +174,8 @@ export function shapeParameters(family: Family): Json[] {
     name: 'fields',
     in: 'query',
     required: false,
-    description: 'Comma-separated fields to return; `uuid` and `href` always come too, and every other field is left out. An unknown field is a 400 listing them.',
+    description:
+      'Comma-separated fields to return; `uuid` and `href` always come too, and every other field is left out. An unknown field is a 400 listing them.',
     schema: { type: 'string', examples: [fields.slice(2, 4).join(',')] },
     'x-values': fields,
   };

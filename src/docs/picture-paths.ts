@@ -18,7 +18,10 @@ export function picturePaths(): Record<string, Json> {
       ...headerRefs(['ETag', ...RATE_HEADERS]),
       'Cache-Control': { description: `\`${PICTURE_CACHE_CONTROL}\``, schema: { type: 'string' } },
       'X-Content-Type-Options': { description: '`nosniff`', schema: { type: 'string', enum: ['nosniff'] } },
-      'Content-Security-Policy': { description: 'Neutralises any script in a picture opened on its own', schema: { type: 'string', enum: [PICTURE_CSP] } },
+      'Content-Security-Policy': {
+        description: 'Neutralises any script in a picture opened on its own',
+        schema: { type: 'string', enum: [PICTURE_CSP] },
+      },
     },
     content: Object.fromEntries(types.map((type) => [type, { schema: { type: 'string', contentMediaType: type } }])),
   };
@@ -31,8 +34,18 @@ export function picturePaths(): Record<string, Json> {
         description:
           "What the `thumbnail` and `images` URLs of the records point at: a file from the data directory's `images/` (SVG, PNG, JPEG or WebP, checked at boot), else a picture the server draws for the record (an SVG portrait, still, poster, cover or place card whose `<title>` names it). Served from memory with a strong ETag; counted in its own rate-limit budget per address (`PICTURE_RATE_LIMIT`), not in the reading budget.",
         parameters: [
-          { name: 'folder', in: 'path', required: true, schema: { type: 'string', pattern: '^[A-Za-z0-9_-]+$', examples: ['characters'] } },
-          { name: 'picture', in: 'path', required: true, schema: { type: 'string', examples: ['9df616f9-8f18-45de-a9b6-c4237b6ae0ad.svg'] } },
+          {
+            name: 'folder',
+            in: 'path',
+            required: true,
+            schema: { type: 'string', pattern: '^[A-Za-z0-9_-]+$', examples: ['characters'] },
+          },
+          {
+            name: 'picture',
+            in: 'path',
+            required: true,
+            schema: { type: 'string', examples: ['9df616f9-8f18-45de-a9b6-c4237b6ae0ad.svg'] },
+          },
         ],
         responses: { 200: picture, 304: response('NotModified'), 404: response('NotFound'), ...ALWAYS },
       },

@@ -26,7 +26,8 @@ export const REFERENCE_ASSETS: Readonly<Record<string, { dir: string; type: stri
  */
 export function checkReferencePage(): void {
   for (const [name, { dir }] of [...Object.entries(REFERENCE_ASSETS), ['index.html', { dir: OWN }] as const]) {
-    if (!existsSync(join(dir, name))) throw new Error(`the API reference page needs ${join(dir, name)}, which is missing`);
+    if (!existsSync(join(dir, name)))
+      throw new Error(`the API reference page needs ${join(dir, name)}, which is missing`);
   }
 }
 
@@ -39,6 +40,14 @@ export function checkReferencePage(): void {
  * assets.get('swagger-ui.css')!.headers['Content-Type']; // 'text/css; charset=utf-8'
  */
 export function loadReferencePage(): { page: CachedResponse; assets: ReadonlyMap<string, CachedResponse> } {
-  const assets = new Map(Object.entries(REFERENCE_ASSETS).map(([name, { dir, type }]) => [name, staticFile(dir, name, { 'Content-Type': type })]));
-  return { page: staticFile(OWN, 'index.html', { 'Content-Type': 'text/html; charset=utf-8', ...PAGE_HEADERS }), assets };
+  const assets = new Map(
+    Object.entries(REFERENCE_ASSETS).map(([name, { dir, type }]) => [
+      name,
+      staticFile(dir, name, { 'Content-Type': type }),
+    ]),
+  );
+  return {
+    page: staticFile(OWN, 'index.html', { 'Content-Type': 'text/html; charset=utf-8', ...PAGE_HEADERS }),
+    assets,
+  };
 }

@@ -48,8 +48,14 @@ export function docsRoutes(router: RouteTable, { served, cacheControl, ...docume
     // Made for the catalog being served: its series names the document, its records fill the examples.
     const entry = cache.get('openapi.json', () => {
       const overview = catalog.store('overview').translation(0, catalog.defaultLanguage).fields;
-      const examples = Object.fromEntries([...catalog.stores].flatMap(([name, store]) => (store.size ? [[name, store.records[0]!.uuid]] : [])));
-      return { json: JSON.stringify(buildOpenApi({ ...document, ...(overview.title ? { series: String(overview.title) } : {}), examples })) };
+      const examples = Object.fromEntries(
+        [...catalog.stores].flatMap(([name, store]) => (store.size ? [[name, store.records[0]!.uuid]] : [])),
+      );
+      return {
+        json: JSON.stringify(
+          buildOpenApi({ ...document, ...(overview.title ? { series: String(overview.title) } : {}), examples }),
+        ),
+      };
     });
     send(ctx, entry, cacheControl);
   });
@@ -66,7 +72,8 @@ export function docsRoutes(router: RouteTable, { served, cacheControl, ...docume
     const name = String(ctx.params.asset);
     const { assets } = files();
     const file = assets.get(name);
-    if (!file) throw new HttpError(404, `The API reference has no file '${name}'; it has ${[...assets.keys()].join(', ')}`);
+    if (!file)
+      throw new HttpError(404, `The API reference has no file '${name}'; it has ${[...assets.keys()].join(', ')}`);
     send(ctx, file, cacheControl);
   });
 }

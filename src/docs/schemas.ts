@@ -27,7 +27,9 @@ function servedRecord(family: Family): JsonSchema {
   const { schema, translation } = family;
   if (!translation) return schema;
   const { [translation.parentKey]: _parent, language: _language, ...translated } = translation.schema.properties ?? {};
-  const translatedRequired = (translation.schema.required ?? []).filter((f) => f !== translation.parentKey && f !== 'language');
+  const translatedRequired = (translation.schema.required ?? []).filter(
+    (f) => f !== translation.parentKey && f !== 'language',
+  );
   // In the order `present` (src/catalog/present.ts) writes them.
   const { uuid, href, ...own } = schema.properties ?? {};
   const properties = {
@@ -56,16 +58,28 @@ function shapedRecord(family: Family): JsonSchema {
       continue;
     }
     const either = { anyOf: [item, ref(componentName(FAMILIES.get(related as Family['name'])!))] } as JsonSchema;
-    properties[name] = schema.type === 'array' ? { ...schema, items: either } : { ...either, description: `${schema.description ?? ''}, or with \`expand\` the record itself`.replace(/^, /, '') };
+    properties[name] =
+      schema.type === 'array'
+        ? { ...schema, items: either }
+        : {
+            ...either,
+            description: `${schema.description ?? ''}, or with \`expand\` the record itself`.replace(/^, /, ''),
+          };
   }
-  return { ...object(properties, ['uuid', 'href']), description: `A ${family.singular} as \`expand\` and \`fields\` shape it` };
+  return {
+    ...object(properties, ['uuid', 'href']),
+    description: `A ${family.singular} as \`expand\` and \`fields\` shape it`,
+  };
 }
 
 /** One translation as served: its language and the translated fields, without the parent's uuid. */
 function servedTranslation(family: Family): JsonSchema {
   const { parentKey, schema } = family.translation!;
   const { [parentKey]: _parent, ...properties } = schema.properties ?? {};
-  return object(properties, (schema.required ?? []).filter((f) => f !== parentKey));
+  return object(
+    properties,
+    (schema.required ?? []).filter((f) => f !== parentKey),
+  );
 }
 
 /** The overview adds `data_count`: records per family. */
@@ -73,7 +87,10 @@ function overview(family: Family): JsonSchema {
   const served = servedRecord(family);
   const families = [...FAMILIES.keys()].filter((name) => name !== 'overview');
   const counts = object(Object.fromEntries(families.map((name) => [name, { type: 'integer', minimum: 0 }])), families);
-  return object({ ...served.properties, data_count: { ...counts, description: 'Records per family' } }, [...(served.required ?? []), 'data_count']);
+  return object({ ...served.properties, data_count: { ...counts, description: 'Records per family' } }, [
+    ...(served.required ?? []),
+    'data_count',
+  ]);
 }
 
 /** The one error shape of `errorJson` (src/http/errors.ts). */
@@ -84,7 +101,11 @@ const ERROR: Json = {
     code: { type: 'integer', description: 'HTTP status code', examples: [400] },
     status: { type: 'string', description: 'HTTP reason phrase', examples: ['Bad Request'] },
     method: { type: 'string', examples: ['GET'] },
-    message: { type: 'string', description: 'What was wrong, naming the parameter, field or record', examples: ["Unknown filter 'frist_name' for actors; filterable: uuid, href, …"] },
+    message: {
+      type: 'string',
+      description: 'What was wrong, naming the parameter, field or record',
+      examples: ["Unknown filter 'frist_name' for actors; filterable: uuid, href, …"],
+    },
     url: { type: 'string', description: 'The request path', examples: ['/api/v1/actors'] },
     timestamps: { type: 'string', format: 'date-time', description: 'When the error was answered' },
     params: {
@@ -92,7 +113,11 @@ const ERROR: Json = {
       description: 'The query parameters, when there were any',
       additionalProperties: { anyOf: [{ type: 'string' }, { type: 'array', items: { type: 'string' } }] },
     },
-    request_id: { type: 'string', description: 'On a 500 only: the id under which the server logged the failure, to quote when reporting it', examples: ['5f0c2a9e1b7d'] },
+    request_id: {
+      type: 'string',
+      description: 'On a 500 only: the id under which the server logged the failure, to quote when reporting it',
+      examples: ['5f0c2a9e1b7d'],
+    },
   },
   required: ['code', 'status', 'method', 'message', 'url', 'timestamps'],
   additionalProperties: false,
@@ -101,10 +126,29 @@ const ERROR: Json = {
 const text = { type: 'string' };
 const instant = { type: 'string', format: 'date-time' };
 
-const API_INFO_FIELDS = ['title', 'description', 'version', 'url', 'docs', 'github', 'github_home', 'api_url', 'api_version', 'api_path', 'api_base_url', 'license', 'license_url'];
+const API_INFO_FIELDS = [
+  'title',
+  'description',
+  'version',
+  'url',
+  'docs',
+  'github',
+  'github_home',
+  'api_url',
+  'api_version',
+  'api_path',
+  'api_base_url',
+  'license',
+  'license_url',
+];
 
 /** `GET /api`: what HawAPI clients read as the API's info. */
-const API_INFO: Json = { type: 'object', properties: Object.fromEntries(API_INFO_FIELDS.map((f) => [f, text])), required: API_INFO_FIELDS, additionalProperties: false };
+const API_INFO: Json = {
+  type: 'object',
+  properties: Object.fromEntries(API_INFO_FIELDS.map((f) => [f, text])),
+  required: API_INFO_FIELDS,
+  additionalProperties: false,
+};
 
 const REGISTERED = {
   username: text,
@@ -136,11 +180,21 @@ export function componentSchemas(): Record<string, Json> {
   schemas.Social = { ...socials.items! };
   schemas.Error = ERROR;
   schemas.ApiInfo = API_INFO;
-  schemas.Endpoint = { type: 'object', properties: { method: { type: 'string', enum: ['GET'] }, path: text }, required: ['method', 'path'], additionalProperties: false };
+  schemas.Endpoint = {
+    type: 'object',
+    properties: { method: { type: 'string', enum: ['GET'] }, path: text },
+    required: ['method', 'path'],
+    additionalProperties: false,
+  };
   schemas.RegisterBody = REGISTER_BODY_SCHEMA;
   schemas.CredentialsBody = CREDENTIALS_BODY_SCHEMA;
   // Registering and signing in answer the same fields.
-  schemas.Registered = { type: 'object', properties: REGISTERED, required: Object.keys(REGISTERED), additionalProperties: false };
+  schemas.Registered = {
+    type: 'object',
+    properties: REGISTERED,
+    required: Object.keys(REGISTERED),
+    additionalProperties: false,
+  };
   schemas.Authenticated = schemas.Registered;
   return schemas;
 }

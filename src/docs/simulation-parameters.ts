@@ -34,5 +34,7 @@ export function withSimulationParameters(paths: Record<string, Json>): Record<st
     const operation = value as Json;
     return [key, { ...operation, parameters: [...((operation.parameters ?? []) as Json[]), ...added] }];
   };
-  return Object.fromEntries(Object.entries(paths).map(([path, item]) => [path, Object.fromEntries(Object.entries(item).map(withAdded))]));
+  return Object.fromEntries(
+    Object.entries(paths).map(([path, item]) => [path, Object.fromEntries(Object.entries(item).map(withAdded))]),
+  );
 }

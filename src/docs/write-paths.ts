@@ -12,9 +12,13 @@ const CURATOR = [{ bearerAuth: [] }];
 /** What a write may answer besides its success. */
 function refusals(what: string): Json {
   return {
-    400: errorResponse(`The body is not a ${what}: every problem is named at once (a wrong type, an unknown field, a server field such as \`uuid\`, a missing required field)`),
-    403: errorResponse('The token is not a MAINTAINER or ADMIN account\'s'),
-    409: errorResponse('The write would break a link: a relation to a record that does not exist, a record others still link to (each named), a translation or social that exists already'),
+    400: errorResponse(
+      `The body is not a ${what}: every problem is named at once (a wrong type, an unknown field, a server field such as \`uuid\`, a missing required field)`,
+    ),
+    403: errorResponse("The token is not a MAINTAINER or ADMIN account's"),
+    409: errorResponse(
+      'The write would break a link: a relation to a record that does not exist, a record others still link to (each named), a translation or social that exists already',
+    ),
     412: errorResponse('`If-Match` names an ETag that is no longer current: the target changed since it was read'),
     ...ALWAYS,
     401: errorResponse('No bearer token, or a refused one', ['WWW-Authenticate']),
@@ -30,13 +34,27 @@ function createSchema(family: Family, served: Json): Json {
   const properties = { ...(served.properties as Record<string, JsonSchema>) };
   for (const field of [...SERVER_FIELDS, 'languages']) delete properties[field];
   const required = ((served.required ?? []) as string[]).filter((field) => field in properties && field !== 'language');
-  return { type: 'object', properties, required, additionalProperties: false, description: `A new ${family.singular}, shaped as a GET answers one${family.translation ? ' (translated fields in `language`, the default language when absent)' : ''}; the server sets uuid, href, created_at and updated_at` };
+  return {
+    type: 'object',
+    properties,
+    required,
+    additionalProperties: false,
+    description: `A new ${family.singular}, shaped as a GET answers one${family.translation ? ' (translated fields in `language`, the default language when absent)' : ''}; the server sets uuid, href, created_at and updated_at`,
+  };
 }
 
 /** A merge patch of a record: any of its fields, `null` removing an optional one; the server's fields only as they are. */
 function patchSchema(family: Family, served: Json): Json {
-  const properties = Object.fromEntries(Object.entries(served.properties as Record<string, JsonSchema>).map(([name, schema]) => [name, nullable(schema)]));
-  return { type: 'object', properties, minProperties: 1, additionalProperties: false, description: `A JSON Merge Patch (RFC 7396) of the ${family.singular} as a GET answers it: a present field replaces, \`null\` removes an optional one, lists are replaced whole. uuid, href, created_at, updated_at${family.translation ? ' and languages' : ''} may be sent back unchanged, never changed.` };
+  const properties = Object.fromEntries(
+    Object.entries(served.properties as Record<string, JsonSchema>).map(([name, schema]) => [name, nullable(schema)]),
+  );
+  return {
+    type: 'object',
+    properties,
+    minProperties: 1,
+    additionalProperties: false,
+    description: `A JSON Merge Patch (RFC 7396) of the ${family.singular} as a GET answers it: a present field replaces, \`null\` removes an optional one, lists are replaced whole. uuid, href, created_at, updated_at${family.translation ? ' and languages' : ''} may be sent back unchanged, never changed.`,
+  };
 }
 
 /** The write component schemas: a create and a patch body per family. */
@@ -48,13 +66,25 @@ export function writeSchemas(schemas: Record<string, Json>): Record<string, Json
     if (family.name !== 'overview') added[`${name}Create`] = createSchema(family, served);
     added[`${name}Patch`] = patchSchema(family, served);
   }
-  added.SocialPatch = { type: 'object', properties: Object.fromEntries(Object.entries((schemas.Social!.properties ?? {}) as Record<string, JsonSchema>).map(([n, s]) => [n, nullable(s)])), minProperties: 1, additionalProperties: false };
+  added.SocialPatch = {
+    type: 'object',
+    properties: Object.fromEntries(
+      Object.entries((schemas.Social!.properties ?? {}) as Record<string, JsonSchema>).map(([n, s]) => [
+        n,
+        nullable(s),
+      ]),
+    ),
+    minProperties: 1,
+    additionalProperties: false,
+  };
   return added;
 }
 
 const body = (schema: Json, patch = false): Json => ({
   required: true,
-  content: patch ? { 'application/merge-patch+json': { schema }, 'application/json': { schema } } : { 'application/json': { schema } },
+  content: patch
+    ? { 'application/merge-patch+json': { schema }, 'application/json': { schema } }
+    : { 'application/json': { schema } },
 });
 
 /** Adds `operations` to the path item at `path`. */
@@ -66,7 +96,10 @@ function add(paths: Record<string, Json>, path: string, operations: Json): void 
  * The write operations (POST, PATCH, DELETE) of every family, translation, social and the
  * overview, added to the read API's paths, each with the bearer security.
  */
-export function addWritePaths(paths: Record<string, Json>, examples: Partial<Record<string, string>> = {}): Record<string, Json> {
+export function addWritePaths(
+  paths: Record<string, Json>,
+  examples: Partial<Record<string, string>> = {},
+): Record<string, Json> {
   for (const family of FAMILIES.values()) {
     const name = componentName(family);
     const tags = [familyTag(family)];
@@ -80,10 +113,17 @@ export function addWritePaths(paths: Record<string, Json>, examples: Partial<Rec
       post: {
         ...common,
         operationId: `create${name}`,
-        summary: overview ? 'Refused: the catalog has its one overview' : `Create a ${family.singular} (MAINTAINER, ADMIN)`,
-        description: overview ? 'HawAPI has this route; here it is always a 409, as the catalog holds exactly one overview.' : `A new ${family.singular}: two-sided links get their other side${family.name === 'episodes' ? ' (a new episode joins its season: numbered after the last, chained after it, counted in the total)' : ''}.`,
+        summary: overview
+          ? 'Refused: the catalog has its one overview'
+          : `Create a ${family.singular} (MAINTAINER, ADMIN)`,
+        description: overview
+          ? 'HawAPI has this route; here it is always a 409, as the catalog holds exactly one overview.'
+          : `A new ${family.singular}: two-sided links get their other side${family.name === 'episodes' ? ' (a new episode joins its season: numbered after the last, chained after it, counted in the total)' : ''}.`,
         requestBody: body(ref(overview ? 'OverviewPatch' : `${name}Create`)),
-        responses: { 201: success(`The ${family.singular}, as a GET now answers it`, ref(name), [...headers, 'Location']), ...refusals(`${family.singular}`) },
+        responses: {
+          201: success(`The ${family.singular}, as a GET now answers it`, ref(name), [...headers, 'Location']),
+          ...refusals(`${family.singular}`),
+        },
       },
     });
     add(paths, item, {
@@ -91,18 +131,30 @@ export function addWritePaths(paths: Record<string, Json>, examples: Partial<Rec
         ...common,
         operationId: `patch${name}`,
         summary: `Change the ${family.singular} (MAINTAINER, ADMIN)`,
-        description: `A JSON Merge Patch of the ${family.singular}${family.translation ? "; translated fields change the translation in `language` (the default when absent), created when missing" : ''}. Honours \`If-Match\` (412 when the ${family.singular} changed since); without it the last write wins.`,
+        description: `A JSON Merge Patch of the ${family.singular}${family.translation ? '; translated fields change the translation in `language` (the default when absent), created when missing' : ''}. Honours \`If-Match\` (412 when the ${family.singular} changed since); without it the last write wins.`,
         parameters: uuid,
         requestBody: body(ref(`${name}Patch`), true),
-        responses: { 200: success(`The ${family.singular}, as a GET now answers it`, ref(name), headers), 404: errorResponse(`No such ${family.singular}`), ...refusals('merge patch') },
+        responses: {
+          200: success(`The ${family.singular}, as a GET now answers it`, ref(name), headers),
+          404: errorResponse(`No such ${family.singular}`),
+          ...refusals('merge patch'),
+        },
       },
       delete: {
         ...common,
         operationId: `delete${name}`,
-        summary: overview ? 'Refused: the catalog needs its overview' : `Delete the ${family.singular} (MAINTAINER, ADMIN)`,
-        description: overview ? 'Always a 409: the catalog must keep its overview.' : 'With its translations; lists holding it drop it and chains close over it. Any other record still linking to it refuses the delete (409, each named). Honours `If-Match`.',
+        summary: overview
+          ? 'Refused: the catalog needs its overview'
+          : `Delete the ${family.singular} (MAINTAINER, ADMIN)`,
+        description: overview
+          ? 'Always a 409: the catalog must keep its overview.'
+          : 'With its translations; lists holding it drop it and chains close over it. Any other record still linking to it refuses the delete (409, each named). Honours `If-Match`.',
         parameters: uuid,
-        responses: { 204: noContent('Deleted'), 404: errorResponse(`No such ${family.singular}`), ...refusals('request') },
+        responses: {
+          204: noContent('Deleted'),
+          404: errorResponse(`No such ${family.singular}`),
+          ...refusals('request'),
+        },
       },
     });
     if (!family.translation) continue;
@@ -115,7 +167,11 @@ export function addWritePaths(paths: Record<string, Json>, examples: Partial<Rec
         description: 'A translation in a language the record has none in (409 if it has).',
         parameters: uuid,
         requestBody: body(translation),
-        responses: { 201: success('The translation', translation, ['ETag', 'Cache-Control', 'Content-Language', 'Location']), 404: errorResponse(`No such ${family.singular}`), ...refusals('translation') },
+        responses: {
+          201: success('The translation', translation, ['ETag', 'Cache-Control', 'Content-Language', 'Location']),
+          404: errorResponse(`No such ${family.singular}`),
+          ...refusals('translation'),
+        },
       },
     });
     add(paths, `${item}/translations/{language}`, {
@@ -126,7 +182,11 @@ export function addWritePaths(paths: Record<string, Json>, examples: Partial<Rec
         description: 'A JSON Merge Patch of one translation. Honours `If-Match`.',
         parameters: [...uuid, parameter('TranslationLanguage')],
         requestBody: body({ ...translation }, true),
-        responses: { 200: success('The translation', translation, ['ETag', 'Cache-Control', 'Content-Language']), 404: errorResponse('No such record or translation'), ...refusals('merge patch') },
+        responses: {
+          200: success('The translation', translation, ['ETag', 'Cache-Control', 'Content-Language']),
+          404: errorResponse('No such record or translation'),
+          ...refusals('merge patch'),
+        },
       },
       delete: {
         ...common,
@@ -134,7 +194,11 @@ export function addWritePaths(paths: Record<string, Json>, examples: Partial<Rec
         summary: 'Delete a translation (MAINTAINER, ADMIN)',
         description: "Any translation but the default language's (409). Honours `If-Match`.",
         parameters: [...uuid, parameter('TranslationLanguage')],
-        responses: { 204: noContent('Deleted'), 404: errorResponse('No such record or translation'), ...refusals('request') },
+        responses: {
+          204: noContent('Deleted'),
+          404: errorResponse('No such record or translation'),
+          ...refusals('request'),
+        },
       },
     });
   }
@@ -142,11 +206,45 @@ export function addWritePaths(paths: Record<string, Json>, examples: Partial<Rec
   const uuid = [uuidParameter(examples.actors)];
   const social = ref('Social');
   add(paths, `${familyPath('actors')}/{uuid}/socials`, {
-    post: { tags, security: CURATOR, operationId: 'createActorSocial', summary: 'Add a social account (MAINTAINER, ADMIN)', description: 'An account on a network the actor has none on (409 if it has).', parameters: uuid, requestBody: body(social), responses: { 201: success('The social account', social, ['ETag', 'Cache-Control', 'Location']), 404: errorResponse('No such actor'), ...refusals('social') } },
+    post: {
+      tags,
+      security: CURATOR,
+      operationId: 'createActorSocial',
+      summary: 'Add a social account (MAINTAINER, ADMIN)',
+      description: 'An account on a network the actor has none on (409 if it has).',
+      parameters: uuid,
+      requestBody: body(social),
+      responses: {
+        201: success('The social account', social, ['ETag', 'Cache-Control', 'Location']),
+        404: errorResponse('No such actor'),
+        ...refusals('social'),
+      },
+    },
   });
   add(paths, `${familyPath('actors')}/{uuid}/socials/{social}`, {
-    patch: { tags, security: CURATOR, operationId: 'patchActorSocial', summary: 'Change a social account (MAINTAINER, ADMIN)', description: 'A JSON Merge Patch of the account. Honours `If-Match`.', parameters: [...uuid, parameter('Social')], requestBody: body(ref('SocialPatch'), true), responses: { 200: success('The social account', social, ['ETag', 'Cache-Control']), 404: errorResponse('No such actor or social'), ...refusals('merge patch') } },
-    delete: { tags, security: CURATOR, operationId: 'deleteActorSocial', summary: 'Delete a social account (MAINTAINER, ADMIN)', description: 'Honours `If-Match`.', parameters: [...uuid, parameter('Social')], responses: { 204: noContent('Deleted'), 404: errorResponse('No such actor or social'), ...refusals('request') } },
+    patch: {
+      tags,
+      security: CURATOR,
+      operationId: 'patchActorSocial',
+      summary: 'Change a social account (MAINTAINER, ADMIN)',
+      description: 'A JSON Merge Patch of the account. Honours `If-Match`.',
+      parameters: [...uuid, parameter('Social')],
+      requestBody: body(ref('SocialPatch'), true),
+      responses: {
+        200: success('The social account', social, ['ETag', 'Cache-Control']),
+        404: errorResponse('No such actor or social'),
+        ...refusals('merge patch'),
+      },
+    },
+    delete: {
+      tags,
+      security: CURATOR,
+      operationId: 'deleteActorSocial',
+      summary: 'Delete a social account (MAINTAINER, ADMIN)',
+      description: 'Honours `If-Match`.',
+      parameters: [...uuid, parameter('Social')],
+      responses: { 204: noContent('Deleted'), 404: errorResponse('No such actor or social'), ...refusals('request') },
+    },
   });
   return paths;
 }

@@ -28,21 +28,48 @@ export interface Admitted {
  * const admitted = admit({ query: '{ overview { title } }' }, { schema, documents, limits, context });
  * if (Array.isArray(admitted)) return admitted; // the errors
  */
-export function admit(request: OperationRequest, options: { schema: GraphQLSchema; documents: DocumentCache; limits: GraphQLLimits; context: GraphQLContext }): Admitted | readonly GraphQLError[] {
+export function admit(
+  request: OperationRequest,
+  options: { schema: GraphQLSchema; documents: DocumentCache; limits: GraphQLLimits; context: GraphQLContext },
+): Admitted | readonly GraphQLError[] {
   const { schema, documents, limits, context } = options;
   const checked = documents.check(request.query);
   if (checked.errors) return checked.errors;
   const { document } = checked;
   const operationName = request.operationName ?? undefined;
   const operation = getOperationAST(document, operationName);
-  if (!operation) return [new GraphQLError(operationName ? `Unknown operation named "${operationName}".` : 'Must provide operation name if query contains multiple operations.')];
+  if (!operation)
+    return [
+      new GraphQLError(
+        operationName
+          ? `Unknown operation named "${operationName}".`
+          : 'Must provide operation name if query contains multiple operations.',
+      ),
+    ];
   const variables = request.variables ?? {};
   const tooLarge = variablesError(variables, limits);
   if (tooLarge) return [tooLarge];
   const coerced = getVariableValues(schema, operation.variableDefinitions ?? [], variables, { maxErrors: 10 });
   if (coerced.errors) return coerced.errors;
-  const cost = costOf({ schema, document, variables, catalog: context.catalog, maxPageSize: context.maxPageSize, ...(operationName ? { operationName } : {}) });
+  const cost = costOf({
+    schema,
+    document,
+    variables,
+    catalog: context.catalog,
+    maxPageSize: context.maxPageSize,
+    ...(operationName ? { operationName } : {}),
+  });
   const tooCostly = costError(cost, limits);
   if (tooCostly) return [tooCostly];
-  return { args: { schema, document, contextValue: context, variableValues: variables, ...(operationName ? { operationName } : {}) }, cost, random: checked.random };
+  return {
+    args: {
+      schema,
+      document,
+      contextValue: context,
+      variableValues: variables,
+      ...(operationName ? { operationName } : {}),
+    },
+    cost,
+    random: checked.random,
+  };
 }

@@ -1,11 +1,20 @@
-import { GraphQLError, specifiedRules, validate, visit, type DocumentNode, type GraphQLSchema, type ValidationRule } from 'graphql';
+import {
+  GraphQLError,
+  specifiedRules,
+  validate,
+  visit,
+  type DocumentNode,
+  type GraphQLSchema,
+  type ValidationRule,
+} from 'graphql';
 import { LRUCache } from 'lru-cache';
 import { RepeatFilter } from '../lib/repeat-filter.ts';
 import { selectionWeight } from './field-count.ts';
 import { limitRules, parseWithin, type GraphQLLimits } from './limits.ts';
 
 /** A query text checked once: its document, or the errors that refuse it. */
-export type CheckedDocument = { document: DocumentNode; errors?: undefined; random: boolean } | { errors: readonly GraphQLError[] };
+export type CheckedDocument =
+  { document: DocumentNode; errors?: undefined; random: boolean } | { errors: readonly GraphQLError[] };
 
 /**
  * What a checked document takes in memory per character of its text: the AST's nodes, their
@@ -48,7 +57,10 @@ export class DocumentCache {
     maxBytes: number,
   ) {
     this.rules = [...specifiedRules, ...limitRules(limits)];
-    this.checked = new LRUCache({ maxSize: Math.max(maxBytes, 1), sizeCalculation: (_, query) => ENTRY_BYTES + query.length * BYTES_PER_CHARACTER });
+    this.checked = new LRUCache({
+      maxSize: Math.max(maxBytes, 1),
+      sizeCalculation: (_, query) => ENTRY_BYTES + query.length * BYTES_PER_CHARACTER,
+    });
   }
 
   /** Whether `query` was checked before and is still kept: `check` then costs a lookup. */
@@ -61,7 +73,8 @@ export class DocumentCache {
     if (!found) {
       found = this.parseAndValidate(query);
       // A text over the size limit is refused by its length alone: not worth its place.
-      if (query.length <= this.limits.maxDocumentBytes && this.repeats.seenBefore(query)) this.checked.set(query, found);
+      if (query.length <= this.limits.maxDocumentBytes && this.repeats.seenBefore(query))
+        this.checked.set(query, found);
     }
     return found;
   }
@@ -75,7 +88,13 @@ export class DocumentCache {
     }
     // Counted before the rules run: merging repeated fields costs graphql-js the square of their number.
     if (selectionWeight(document, this.limits.maxFields) > this.limits.maxFields) {
-      return { errors: [new GraphQLError(`Field limit of ${this.limits.maxFields} exceeded, found more (fragments expanded where spread; a name repeated in one selection counts once more for each earlier occurrence).`)] };
+      return {
+        errors: [
+          new GraphQLError(
+            `Field limit of ${this.limits.maxFields} exceeded, found more (fragments expanded where spread; a name repeated in one selection counts once more for each earlier occurrence).`,
+          ),
+        ],
+      };
     }
     const errors = validate(this.schema, document, this.rules);
     return errors.length > 0 ? { errors } : { document, random: asksRandom(document) };

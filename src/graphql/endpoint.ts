@@ -62,8 +62,18 @@ const EXECUTION_SLICE_MS = 5;
 /** The refusal of a costly operation while `waiting` others wait for their turn. */
 function busy(waiting: number): [string, { status: number; statusText: string; headers: Record<string, string> }] {
   return [
-    JSON.stringify({ errors: [{ message: `Costly operations limit exceeded: ${waiting} operations costing ${COSTLY} or more or new query texts of ${LARGE_DOCUMENT} characters or more are already waiting to run one at a time; try again after 1 second.` }] }),
-    { status: 503, statusText: 'Service Unavailable', headers: { 'content-type': 'application/json; charset=utf-8', 'retry-after': '1' } },
+    JSON.stringify({
+      errors: [
+        {
+          message: `Costly operations limit exceeded: ${waiting} operations costing ${COSTLY} or more or new query texts of ${LARGE_DOCUMENT} characters or more are already waiting to run one at a time; try again after 1 second.`,
+        },
+      ],
+    }),
+    {
+      status: 503,
+      statusText: 'Service Unavailable',
+      headers: { 'content-type': 'application/json; charset=utf-8', 'retry-after': '1' },
+    },
   ];
 }
 
@@ -134,7 +144,13 @@ export function graphqlEndpoint(options: GraphQLOptions): GraphQLEndpoint {
       // A limit like the others, so refused the GraphQL way: no array is ever executed.
       ctx.status = 400;
       ctx.set('Cache-Control', 'no-store');
-      ctx.body = { errors: [{ message: `Batched operations are not supported: send one operation per request, got an array of ${body.length}.` }] };
+      ctx.body = {
+        errors: [
+          {
+            message: `Batched operations are not supported: send one operation per request, got an array of ${body.length}.`,
+          },
+        ],
+      };
       return;
     }
     // What the answer depends on: the query (URL or body), the language preferred, the origin of pictures, and `Accept`
@@ -144,8 +160,18 @@ export function graphqlEndpoint(options: GraphQLOptions): GraphQLEndpoint {
     const cacheControl = ctx.method === 'GET' ? options.cacheControl : 'no-store';
     const kept = cache.peek(key);
     if (kept) return send(ctx, kept, cacheControl);
-    const context: RequestContext = { graphql: { catalog, preferred, maxPageSize, origin, pacer: new Pacer(EXECUTION_SLICE_MS), reached: new Map() }, keep: false };
-    const request: GraphQLRequest<Context['req'], RequestContext> = { method: ctx.method, url: ctx.url, headers: ctx.req.headers, body: (body ?? null) as never, raw: ctx.req, context };
+    const context: RequestContext = {
+      graphql: { catalog, preferred, maxPageSize, origin, pacer: new Pacer(EXECUTION_SLICE_MS), reached: new Map() },
+      keep: false,
+    };
+    const request: GraphQLRequest<Context['req'], RequestContext> = {
+      method: ctx.method,
+      url: ctx.url,
+      headers: ctx.req.headers,
+      body: (body ?? null) as never,
+      raw: ctx.req,
+      context,
+    };
     let answered: Awaited<ReturnType<typeof handler>>;
     try {
       answered = await handler(request);
@@ -155,9 +181,18 @@ export function graphqlEndpoint(options: GraphQLOptions): GraphQLEndpoint {
     const [text, init] = answered;
     const headers = (init.headers ?? {}) as Record<string, string>;
     // Refusals without a GraphQL body (406, an unknown method) are HTTP's: the service's error shape.
-    if (text === null) throw new HttpError(init.status, REFUSALS[init.status] ?? `GraphQL request refused: ${init.statusText ?? init.status}`, headers);
+    if (text === null)
+      throw new HttpError(
+        init.status,
+        REFUSALS[init.status] ?? `GraphQL request refused: ${init.statusText ?? init.status}`,
+        headers,
+      );
     if (init.status === 200 && context.keep) {
-      return send(ctx, cache.get(key, () => ({ json: text, headers: { 'Content-Type': headers['content-type']! } })), cacheControl);
+      return send(
+        ctx,
+        cache.get(key, () => ({ json: text, headers: { 'Content-Type': headers['content-type']! } })),
+        cacheControl,
+      );
     }
     ctx.status = init.status;
     ctx.set(headers);

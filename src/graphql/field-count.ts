@@ -22,7 +22,8 @@ interface Counted {
  */
 export function selectionWeight(document: DocumentNode, limit: number): number {
   const fragments = new Map<string, FragmentDefinitionNode>();
-  for (const definition of document.definitions) if (definition.kind === Kind.FRAGMENT_DEFINITION) fragments.set(definition.name.value, definition);
+  for (const definition of document.definitions)
+    if (definition.kind === Kind.FRAGMENT_DEFINITION) fragments.set(definition.name.value, definition);
   const counted = new Map<string, Counted>();
   const over: Counted = { weight: limit + 1, names: [] };
 
@@ -53,7 +54,10 @@ export function selectionWeight(document: DocumentNode, limit: number): number {
         weight += 1 + countSet(selection.selectionSet).weight;
         add(selection.alias?.value ?? selection.name.value);
       } else {
-        const inner = selection.kind === Kind.INLINE_FRAGMENT ? countSet(selection.selectionSet) : countFragment(selection.name.value);
+        const inner =
+          selection.kind === Kind.INLINE_FRAGMENT
+            ? countSet(selection.selectionSet)
+            : countFragment(selection.name.value);
         weight += inner.weight;
         for (const name of inner.names) add(name);
       }

@@ -1,4 +1,12 @@
-import { GraphQLFloat, GraphQLInputObjectType, GraphQLList, GraphQLNonNull, GraphQLString, type GraphQLInputFieldConfig, type GraphQLInputType } from 'graphql';
+import {
+  GraphQLFloat,
+  GraphQLInputObjectType,
+  GraphQLList,
+  GraphQLNonNull,
+  GraphQLString,
+  type GraphQLInputFieldConfig,
+  type GraphQLInputType,
+} from 'graphql';
 import type { Family, FieldInfo } from '../catalog/families.ts';
 import type { Scalar } from '../catalog/field-index.ts';
 import type { Condition } from '../catalog/filter.ts';
@@ -20,7 +28,10 @@ function inputOf(field: FieldInfo): GraphQLInputObjectType {
     for (const [op, operator] of graphqlOperators(field)) {
       const type: GraphQLInputType = operator.takes ? new GraphQLList(new GraphQLNonNull(scalar)) : scalar;
       const meaning = field.list ? (operator.onList ?? operator.meaning) : operator.meaning;
-      fields[op] = { type, description: `${meaning[0]!.toUpperCase()}${meaning.slice(1)}${operator.syntax ? ` (\`${operator.syntax}\` in a query string)` : ''}` };
+      fields[op] = {
+        type,
+        description: `${meaning[0]!.toUpperCase()}${meaning.slice(1)}${operator.syntax ? ` (\`${operator.syntax}\` in a query string)` : ''}`,
+      };
     }
     input = new GraphQLInputObjectType({ name, fields });
     inputs.set(name, input);
@@ -42,7 +53,8 @@ export function filterInput(family: Family): GraphQLInputObjectType {
 /** An argument's values typed as the query string's are (an href also by its bare uuid). */
 function typedValues(field: FieldInfo, operator: FilterOperator, value: unknown): Scalar[] {
   const values = Array.isArray(value) ? value : [value];
-  if (operator.takes === 'two' && values.length !== 2) throw new HttpError(400, `Filter '${field.name}' between takes exactly two values, got ${values.length}`);
+  if (operator.takes === 'two' && values.length !== 2)
+    throw new HttpError(400, `Filter '${field.name}' between takes exactly two values, got ${values.length}`);
   return values.map((raw) => {
     if (operator.literal) return String(raw);
     const result = typed(field, String(raw));
@@ -58,7 +70,10 @@ function typedValues(field: FieldInfo, operator: FilterOperator, value: unknown)
  * conditionsOf(family('episodes'), { duration: { gt: 1200000, lte: 3000000 } });
  * // [{ field: 'duration', op: 'range', range: { min: 1200000, minInclusive: false } }, { …max… }]
  */
-export function conditionsOf(family: Family, filter: Record<string, Record<string, unknown> | null> | undefined): Condition[] {
+export function conditionsOf(
+  family: Family,
+  filter: Record<string, Record<string, unknown> | null> | undefined,
+): Condition[] {
   const conditions: Condition[] = [];
   for (const [name, operators] of Object.entries(filter ?? {})) {
     const field = family.fields.get(name)!;

@@ -7,7 +7,9 @@ import { PAGE_HEADERS, staticFile } from '../http/static-page.ts';
  * Where `npm run build` puts GraphiQL (scripts/build.mjs): beside the bundled server
  * (dist/graphiql/), and found from the sources too (tests, `npm run dev`) once built.
  */
-const PLACES = [new URL('./graphiql/', import.meta.url), new URL('../../dist/graphiql/', import.meta.url)].map((url) => fileURLToPath(url));
+const PLACES = [new URL('./graphiql/', import.meta.url), new URL('../../dist/graphiql/', import.meta.url)].map((url) =>
+  fileURLToPath(url),
+);
 
 /** The files of the GraphiQL page, as `/api/graphql/{file}` serves them. */
 const FILES: Readonly<Record<string, string>> = {
@@ -32,6 +34,8 @@ export function loadGraphiQL(): GraphiQLPage | undefined {
   if (!dir) return undefined;
   return {
     page: staticFile(dir, 'index.html', { 'Content-Type': 'text/html; charset=utf-8', ...PAGE_HEADERS }),
-    files: new Map(Object.entries(FILES).map(([name, type]) => [name, staticFile(dir, name, { 'Content-Type': type })])),
+    files: new Map(
+      Object.entries(FILES).map(([name, type]) => [name, staticFile(dir, name, { 'Content-Type': type })]),
+    ),
   };
 }

@@ -49,7 +49,8 @@ export interface GraphQLLimits {
  */
 export function parseWithin(query: string, limits: GraphQLLimits): DocumentNode {
   const bytes = Buffer.byteLength(query);
-  if (bytes > limits.maxDocumentBytes) throw new GraphQLError(`Document size limit of ${limits.maxDocumentBytes} bytes exceeded, found ${bytes}.`);
+  if (bytes > limits.maxDocumentBytes)
+    throw new GraphQLError(`Document size limit of ${limits.maxDocumentBytes} bytes exceeded, found ${bytes}.`);
   try {
     return parse(query, { maxTokens: limits.maxTokens, noLocation: false });
   } catch (error) {
@@ -64,12 +65,24 @@ export function parseWithin(query: string, limits: GraphQLLimits): DocumentNode 
  * would end validation as a server error); its "Syntax Error:" prefix is dropped, the query's
  * syntax being fine.
  */
-const report = { propagateOnRejection: false, onReject: [(context: ValidationContext | null, error: GraphQLError) => context?.reportError(new GraphQLError(error.message.replace(/^Syntax Error: /, '')))] };
+const report = {
+  propagateOnRejection: false,
+  onReject: [
+    (context: ValidationContext | null, error: GraphQLError) =>
+      context?.reportError(new GraphQLError(error.message.replace(/^Syntax Error: /, ''))),
+  ],
+};
 
 /** The validation rules of the limits that do not depend on variables: depth and aliases. */
 export function limitRules(limits: GraphQLLimits): ValidationRule[] {
   return [
-    maxDepthRule({ n: limits.maxDepth, flattenFragments: true, ignoreIntrospection: true, exposeLimits: true, ...report }) as unknown as ValidationRule,
+    maxDepthRule({
+      n: limits.maxDepth,
+      flattenFragments: true,
+      ignoreIntrospection: true,
+      exposeLimits: true,
+      ...report,
+    }) as unknown as ValidationRule,
     maxAliasesRule({ n: limits.maxAliases, exposeLimits: true, ...report }) as unknown as ValidationRule,
   ];
 }
@@ -87,7 +100,8 @@ function longestList(catalog: Catalog, family: FamilyName, field: string): numbe
   let longest = memo.get(key);
   if (longest === undefined) {
     longest = 0;
-    for (const record of catalog.store(family).records) longest = Math.max(longest, (record[field] as unknown[] | undefined)?.length ?? 0);
+    for (const record of catalog.store(family).records)
+      longest = Math.max(longest, (record[field] as unknown[] | undefined)?.length ?? 0);
     memo.set(key, longest);
   }
   return longest;
@@ -114,7 +128,9 @@ function introspectionItems(schema: GraphQLSchema): Map<string, number> {
   let sizes = introspectionSizes.get(schema);
   if (sizes) return sizes;
   const types = Object.values(schema.getTypeMap());
-  const fields = types.flatMap((type) => (isObjectType(type) || isInterfaceType(type) ? Object.values(type.getFields()) : []));
+  const fields = types.flatMap((type) =>
+    isObjectType(type) || isInterfaceType(type) ? Object.values(type.getFields()) : [],
+  );
   const sum = (count: (type: GraphQLNamedType) => number) => types.reduce((total, type) => total + count(type), 0);
   const average = (total: number, over: number) => Math.max(1, Math.ceil(total / Math.max(over, 1)));
   const directives = schema.getDirectives();
@@ -122,12 +138,48 @@ function introspectionItems(schema: GraphQLSchema): Map<string, number> {
     ['__Schema.types', types.length],
     ['__Schema.directives', directives.length],
     ['__Type.fields', average(fields.length, types.length)],
-    ['__Type.inputFields', average(sum((type) => (isInputObjectType(type) ? Object.keys(type.getFields()).length : 0)), types.length)],
-    ['__Type.enumValues', average(sum((type) => (isEnumType(type) ? type.getValues().length : 0)), types.length)],
-    ['__Type.interfaces', average(sum((type) => (isObjectType(type) || isInterfaceType(type) ? type.getInterfaces().length : 0)), types.length)],
-    ['__Type.possibleTypes', average(sum((type) => (isAbstractType(type) ? schema.getPossibleTypes(type).length : 0)), types.length)],
-    ['__Field.args', average(fields.reduce((total, field) => total + field.args.length, 0), fields.length)],
-    ['__Directive.args', average(directives.reduce((total, directive) => total + directive.args.length, 0), directives.length)],
+    [
+      '__Type.inputFields',
+      average(
+        sum((type) => (isInputObjectType(type) ? Object.keys(type.getFields()).length : 0)),
+        types.length,
+      ),
+    ],
+    [
+      '__Type.enumValues',
+      average(
+        sum((type) => (isEnumType(type) ? type.getValues().length : 0)),
+        types.length,
+      ),
+    ],
+    [
+      '__Type.interfaces',
+      average(
+        sum((type) => (isObjectType(type) || isInterfaceType(type) ? type.getInterfaces().length : 0)),
+        types.length,
+      ),
+    ],
+    [
+      '__Type.possibleTypes',
+      average(
+        sum((type) => (isAbstractType(type) ? schema.getPossibleTypes(type).length : 0)),
+        types.length,
+      ),
+    ],
+    [
+      '__Field.args',
+      average(
+        fields.reduce((total, field) => total + field.args.length, 0),
+        fields.length,
+      ),
+    ],
+    [
+      '__Directive.args',
+      average(
+        directives.reduce((total, directive) => total + directive.args.length, 0),
+        directives.length,
+      ),
+    ],
   ]);
   introspectionSizes.set(schema, sizes);
   return sizes;
@@ -146,7 +198,14 @@ function isList(type: GraphQLOutputType): boolean {
  * @example
  * costOf({ schema, document, catalog, maxPageSize: 50 }); // `{ episodes(size: 50) { items { season { title } } } }` → 1 + 50 × (1 + 1 + 1)
  */
-export function costOf(options: { schema: GraphQLSchema; document: DocumentNode; variables?: Record<string, unknown>; operationName?: string; catalog: Catalog; maxPageSize: number }): number {
+export function costOf(options: {
+  schema: GraphQLSchema;
+  document: DocumentNode;
+  variables?: Record<string, unknown>;
+  operationName?: string;
+  catalog: Catalog;
+  maxPageSize: number;
+}): number {
   const { schema, document, variables, operationName, catalog, maxPageSize } = options;
   const estimator: ComplexityEstimator = ({ type, field, args, childComplexity }) => {
     if (isLeafType(getNamedType(field.type))) return 0;
@@ -157,10 +216,18 @@ export function costOf(options: { schema: GraphQLSchema; document: DocumentNode;
     const own = 1 + childComplexity;
     return isList(field.type) ? itemsOf(catalog, schema, type.name, field.name) * own : own;
   };
-  return getComplexity({ schema, query: document, estimators: [estimator], ...(variables ? { variables } : {}), ...(operationName ? { operationName } : {}) });
+  return getComplexity({
+    schema,
+    query: document,
+    estimators: [estimator],
+    ...(variables ? { variables } : {}),
+    ...(operationName ? { operationName } : {}),
+  });
 }
 
 /** The cost check: an error naming the limit and the query's cost, or none. */
 export function costError(cost: number, limits: GraphQLLimits): GraphQLError | undefined {
-  return cost > limits.maxCost ? new GraphQLError(`Cost limit of ${limits.maxCost} exceeded, found ${cost}.`) : undefined;
+  return cost > limits.maxCost
+    ? new GraphQLError(`Cost limit of ${limits.maxCost} exceeded, found ${cost}.`)
+    : undefined;
 }

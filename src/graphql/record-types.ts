@@ -67,7 +67,13 @@ function nestedObject(name: string, schema: JsonSchema): GraphQLObjectType {
  * off the served JSON; hrefs (`x-family`) resolved to the linked records in the same language,
  * their `href` still one field away; closed objects as types of their own.
  */
-function fieldOf(owner: string, name: string, schema: JsonSchema, required: boolean, types: RecordTypes): Field | undefined {
+function fieldOf(
+  owner: string,
+  name: string,
+  schema: JsonSchema,
+  required: boolean,
+  types: RecordTypes,
+): Field | undefined {
   const list = schema.type === 'array';
   const item = list ? schema.items! : schema;
   const linked = item['x-family'] as FamilyName | undefined;
@@ -78,19 +84,25 @@ function fieldOf(owner: string, name: string, schema: JsonSchema, required: bool
     type = list ? new GraphQLNonNull(types.get(linked)) : types.get(linked);
     // Links are where a costly query spends its time: each may pause it (Pacer).
     resolve = list
-      ? (parent, _, context) => (context as { pacer: Pacer }).pacer.pace((parent.json[name] as string[] | undefined)?.flatMap((href) => parent.follow(href) ?? []))
+      ? (parent, _, context) =>
+          (context as { pacer: Pacer }).pacer.pace(
+            (parent.json[name] as string[] | undefined)?.flatMap((href) => parent.follow(href) ?? []),
+          )
       : (parent, _, context) => {
           const href = parent.json[name] as string | undefined;
           return href === undefined ? undefined : (context as { pacer: Pacer }).pacer.pace(parent.follow(href));
         };
   } else {
-    type = item.type === 'object' ? nestedObject(`${owner}${capitalize(name.replace(/s$/, ''))}`, item) : scalarOf(item);
+    type =
+      item.type === 'object' ? nestedObject(`${owner}${capitalize(name.replace(/s$/, ''))}`, item) : scalarOf(item);
     if (!type) return undefined;
     if (list) type = new GraphQLNonNull(type);
     resolve = (parent) => parent.json[name];
   }
   if (list) type = new GraphQLList(type);
-  const description = linked ? `${list ? 'The records' : 'The record'} of ${linked} this one links to, in the same language` : schema.description;
+  const description = linked
+    ? `${list ? 'The records' : 'The record'} of ${linked} this one links to, in the same language`
+    : schema.description;
   return { type: required ? new GraphQLNonNull(type) : type, resolve, ...(description ? { description } : {}) };
 }
 
@@ -110,8 +122,16 @@ function fieldsOf(family: Family, types: RecordTypes): Record<string, Field> {
   if (translation) {
     // A record without a translation in the asked language is served the default one's fields.
     add(translation.schema, new Set(translation.schema.required), new Set([translation.parentKey, 'language']));
-    fields.language = { type: new GraphQLNonNull(GraphQLString), description: 'The language the translated fields are in', resolve: (parent) => parent.json.language };
-    fields.languages ??= { type: new GraphQLNonNull(new GraphQLList(new GraphQLNonNull(GraphQLString))), description: 'Every language the record is translated into', resolve: (parent) => parent.json.languages };
+    fields.language = {
+      type: new GraphQLNonNull(GraphQLString),
+      description: 'The language the translated fields are in',
+      resolve: (parent) => parent.json.language,
+    };
+    fields.languages ??= {
+      type: new GraphQLNonNull(new GraphQLList(new GraphQLNonNull(GraphQLString))),
+      description: 'Every language the record is translated into',
+      resolve: (parent) => parent.json.languages,
+    };
   }
   return fields;
 }
@@ -131,7 +151,13 @@ export class RecordTypes {
   constructor(extend: (family: Family) => Record<string, Field>) {
     for (const name of FAMILY_NAMES) {
       const family = FAMILIES.get(name)!;
-      this.types.set(name, new GraphQLObjectType({ name: typeName(family), fields: () => ({ ...fieldsOf(family, this), ...extend(family) }) }));
+      this.types.set(
+        name,
+        new GraphQLObjectType({
+          name: typeName(family),
+          fields: () => ({ ...fieldsOf(family, this), ...extend(family) }),
+        }),
+      );
     }
   }
 

@@ -14,7 +14,11 @@ export type { GraphQLOptions } from './endpoint.ts';
  * a query (counted).
  */
 function wantsGraphiQL(ctx: Context): boolean {
-  return (ctx.method === 'GET' || ctx.method === 'HEAD') && ctx.query.query === undefined && ctx.accepts('application/graphql-response+json', 'application/json', 'text/html') === 'text/html';
+  return (
+    (ctx.method === 'GET' || ctx.method === 'HEAD') &&
+    ctx.query.query === undefined &&
+    ctx.accepts('application/graphql-response+json', 'application/json', 'text/html') === 'text/html'
+  );
 }
 
 /**
@@ -34,20 +38,25 @@ export function graphqlRoutes(router: RouteTable, options: GraphQLOptions): void
   let graphiql: GraphiQLPage | undefined;
   const page = () => {
     graphiql ??= loadGraphiQL();
-    if (!graphiql) throw new HttpError(503, 'GraphiQL has not been built in this copy of the service: run `npm run build`');
+    if (!graphiql)
+      throw new HttpError(503, 'GraphiQL has not been built in this copy of the service: run `npm run build`');
     return graphiql;
   };
   const free = countsIn('free');
 
   router.get('/api/graphql/schema.graphql', async (ctx) => {
     const { schemaText } = await endpoint();
-    const entry = options.served.current.cache.get('graphql schema', () => ({ json: schemaText(), headers: { 'Content-Type': 'text/plain; charset=utf-8' } }));
+    const entry = options.served.current.cache.get('graphql schema', () => ({
+      json: schemaText(),
+      headers: { 'Content-Type': 'text/plain; charset=utf-8' },
+    }));
     send(ctx, entry, options.cacheControl);
   });
   router.get('/api/graphql/:file', free, (ctx) => {
     const { files } = page();
     const file = files.get(String(ctx.params.file));
-    if (!file) throw new HttpError(404, `GraphiQL has no file '${ctx.params.file}'; it has ${[...files.keys()].join(', ')}`);
+    if (!file)
+      throw new HttpError(404, `GraphiQL has no file '${ctx.params.file}'; it has ${[...files.keys()].join(', ')}`);
     send(ctx, file, options.cacheControl);
   });
   router.get('/api/graphql', countsIn('free', wantsGraphiQL), async (ctx) => {
@@ -56,5 +65,7 @@ export function graphqlRoutes(router: RouteTable, options: GraphQLOptions): void
     send(ctx, page().page, options.cacheControl);
   });
   // A body may hold the query and its variables: more than a document, less than twice.
-  router.post('/api/graphql', jsonBody({ maxBytes: 2 * options.limits.maxDocumentBytes }), async (ctx) => (await endpoint()).answer(ctx));
+  router.post('/api/graphql', jsonBody({ maxBytes: 2 * options.limits.maxDocumentBytes }), async (ctx) =>
+    (await endpoint()).answer(ctx),
+  );
 }

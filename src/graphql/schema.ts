@@ -40,10 +40,16 @@ type RootField = GraphQLFieldConfig<unknown, GraphQLContext, Record<string, unkn
 
 const nonNull = <T extends GraphQLNullableType>(type: T) => new GraphQLNonNull(type);
 
-const ORDER = new GraphQLEnumType({ name: 'Order', values: { asc: { description: 'Ascending' }, desc: { description: 'Descending' } } });
+const ORDER = new GraphQLEnumType({
+  name: 'Order',
+  values: { asc: { description: 'Ascending' }, desc: { description: 'Descending' } },
+});
 
 const LANGUAGE_ARGUMENT: GraphQLFieldConfigArgumentMap = {
-  language: { type: GraphQLString, description: 'A language of the catalog (any case); default: Accept-Language, else the catalog default' },
+  language: {
+    type: GraphQLString,
+    description: 'A language of the catalog (any case); default: Accept-Language, else the catalog default',
+  },
 };
 
 function languageOf(args: Record<string, unknown>, context: GraphQLContext): string {
@@ -79,15 +85,24 @@ function extraFields(family: Family): Record<string, GraphQLFieldConfig<ServedRe
       type,
       args: { language: { type: nonNull(GraphQLString) } },
       description: 'The translation in one language (any case), or null when the record has none in it',
-      resolve: (record, args: { language: string }) => record.store.translationsOf(record.position).find((t) => t.language.toLowerCase() === args.language.toLowerCase()),
+      resolve: (record, args: { language: string }) =>
+        record.store
+          .translationsOf(record.position)
+          .find((t) => t.language.toLowerCase() === args.language.toLowerCase()),
     };
   }
   if (family.name === 'overview') {
     const counts = new GraphQLObjectType({
       name: 'DataCount',
-      fields: Object.fromEntries(FAMILY_NAMES.filter((n) => n !== 'overview').map((n) => [n, { type: nonNull(GraphQLInt) }])),
+      fields: Object.fromEntries(
+        FAMILY_NAMES.filter((n) => n !== 'overview').map((n) => [n, { type: nonNull(GraphQLInt) }]),
+      ),
     });
-    extra.data_count = { type: nonNull(counts), description: 'Records per family', resolve: (record) => record.catalog.counts() };
+    extra.data_count = {
+      type: nonNull(counts),
+      description: 'Records per family',
+      resolve: (record) => record.catalog.counts(),
+    };
   }
   return extra;
 }
@@ -106,7 +121,10 @@ function familyFields(family: Family, types: RecordTypes): Record<string, RootFi
       total_pages: { type: nonNull(GraphQLInt) },
     },
   });
-  const sort = new GraphQLEnumType({ name: `${name}SortField`, values: Object.fromEntries(sortableFields(family).map((f) => [f, {}])) });
+  const sort = new GraphQLEnumType({
+    name: `${name}SortField`,
+    values: Object.fromEntries(sortableFields(family).map((f) => [f, {}])),
+  });
   const single = family.singular;
   return {
     [family.name]: {
@@ -118,7 +136,11 @@ function familyFields(family: Family, types: RecordTypes): Record<string, RootFi
         sort: { type: sort },
         order: { type: ORDER, defaultValue: 'asc' },
         page: { type: GraphQLInt, defaultValue: 1 },
-        size: { type: GraphQLInt, defaultValue: 10, description: 'Records per page, at most the server’s largest page' },
+        size: {
+          type: GraphQLInt,
+          defaultValue: 10,
+          description: 'Records per page, at most the server’s largest page',
+        },
         ...LANGUAGE_ARGUMENT,
       },
       resolve: (_, args, context) => {
@@ -128,9 +150,19 @@ function familyFields(family: Family, types: RecordTypes): Record<string, RootFi
         // `order` has a default in the schema: it counts only beside a `sort`, as it always has.
         const sorted = text(args.sort);
         const conditions = conditionsOf(family, args.filter as Parameters<typeof conditionsOf>[1]);
-        const params = { page: args.page as number, size: args.size as number, sort: sorted, order: sorted && text(args.order), q: text(args.q), conditions };
+        const params = {
+          page: args.page as number,
+          size: args.size as number,
+          sort: sorted,
+          order: sorted && text(args.order),
+          q: text(args.q),
+          conditions,
+        };
         const page = listPage(store, readListQuery(family, params, context.maxPageSize), language);
-        const items = Array.from(page.positions, (p) => new ServedRecord(context.catalog, store, p, language, context.origin, context.reached));
+        const items = Array.from(
+          page.positions,
+          (p) => new ServedRecord(context.catalog, store, p, language, context.origin, context.reached),
+        );
         return { items, page: page.page, size: page.size, total_items: page.totalItems, total_pages: page.totalPages };
       },
     },
@@ -141,7 +173,16 @@ function familyFields(family: Family, types: RecordTypes): Record<string, RootFi
       resolve: (_, args, context) => {
         const store = context.catalog.store(family.name);
         const position = store.position(checkedUuid(String(args.uuid)));
-        return position === undefined ? null : new ServedRecord(context.catalog, store, position, languageOf(args, context), context.origin, context.reached);
+        return position === undefined
+          ? null
+          : new ServedRecord(
+              context.catalog,
+              store,
+              position,
+              languageOf(args, context),
+              context.origin,
+              context.reached,
+            );
       },
     },
     [`random_${single}`]: {
@@ -151,7 +192,16 @@ function familyFields(family: Family, types: RecordTypes): Record<string, RootFi
       resolve: (_, args, context) => {
         const store = context.catalog.store(family.name);
         const position = store.randomPosition();
-        return position === undefined ? null : new ServedRecord(context.catalog, store, position, languageOf(args, context), context.origin, context.reached);
+        return position === undefined
+          ? null
+          : new ServedRecord(
+              context.catalog,
+              store,
+              position,
+              languageOf(args, context),
+              context.origin,
+              context.reached,
+            );
       },
     },
   };
@@ -172,10 +222,19 @@ export function catalogSchema(): GraphQLSchema {
       type: nonNull(types.get('overview')),
       description: 'The overview of the series, with its counts',
       args: LANGUAGE_ARGUMENT,
-      resolve: (_, args, context) => new ServedRecord(context.catalog, context.catalog.store('overview'), 0, languageOf(args, context), context.origin, context.reached),
+      resolve: (_, args, context) =>
+        new ServedRecord(
+          context.catalog,
+          context.catalog.store('overview'),
+          0,
+          languageOf(args, context),
+          context.origin,
+          context.reached,
+        ),
     },
   };
-  for (const name of FAMILY_NAMES) if (name !== 'overview') Object.assign(fields, familyFields(FAMILIES.get(name)!, types));
+  for (const name of FAMILY_NAMES)
+    if (name !== 'overview') Object.assign(fields, familyFields(FAMILIES.get(name)!, types));
   return new GraphQLSchema({ query: new GraphQLObjectType({ name: 'Query', fields }) });
 }
 

@@ -35,7 +35,11 @@ export class ServedRecord {
     if (position === undefined) return undefined;
     const key = `${parsed.family}/${position}/${this.language}`;
     let record = this.reached.get(key);
-    if (!record) this.reached.set(key, (record = new ServedRecord(this.catalog, store, position, this.language, this.origin, this.reached)));
+    if (!record)
+      this.reached.set(
+        key,
+        (record = new ServedRecord(this.catalog, store, position, this.language, this.origin, this.reached)),
+      );
     return record;
   }
 }

@@ -23,7 +23,11 @@ const BEARER = /^Bearer +([A-Za-z0-9._~+/-]+=*) *$/i;
  * @example
  * await readBearer(req.headers.authorization, accounts); // { caller: { uuid, username, role } }
  */
-export async function readBearer(header: string | undefined, accounts: AccountService, connection?: object): Promise<Bearer> {
+export async function readBearer(
+  header: string | undefined,
+  accounts: AccountService,
+  connection?: object,
+): Promise<Bearer> {
   const now = recallBearer(header, accounts, connection);
   if (now) return now;
   const token = tokenIn(header!, connection)!;
@@ -62,10 +66,19 @@ const bearers = new WeakMap<Caller, Bearer>();
  * @example
  * recallBearer(req.headers.authorization, accounts, req.socket) ?? (await readBearer(req.headers.authorization, accounts, req.socket));
  */
-export function recallBearer(header: string | undefined, accounts: AccountService, connection?: object): Bearer | undefined {
+export function recallBearer(
+  header: string | undefined,
+  accounts: AccountService,
+  connection?: object,
+): Bearer | undefined {
   if (!header) return {};
   const token = tokenIn(header, connection);
-  if (!token) return { rejected: new HttpError(401, "Authorization header must be 'Bearer <token>'", { 'WWW-Authenticate': 'Bearer error="invalid_token"' }) };
+  if (!token)
+    return {
+      rejected: new HttpError(401, "Authorization header must be 'Bearer <token>'", {
+        'WWW-Authenticate': 'Bearer error="invalid_token"',
+      }),
+    };
   const recalled = accounts.recallCaller(token);
   if (recalled === undefined) return undefined;
   if (recalled instanceof HttpError) return { rejected: recalled };

@@ -43,7 +43,10 @@ export function qrText(text: string): string {
  * classroomBanner(serverUrls(server, '0.0.0.0'), config);
  * // 'classroom mode: students open http://192.168.1.20:3000 …'
  */
-export function classroomBanner({ local, network: addresses }: { local: string; network: readonly string[] }, config: Config): string {
+export function classroomBanner(
+  { local, network: addresses }: { local: string; network: readonly string[] },
+  config: Config,
+): string {
   const limits = config.RATE_LIMIT
     ? `rate limits per address, for a class behind one: ${config.RATE_LIMIT_ANONYMOUS} requests without a token, ${config.AUTH_RATE_LIMIT} to /api/v1/auth/*, per ${config.RATE_LIMIT_WINDOW_SECONDS} s`
     : 'rate limits: off';
@@ -57,5 +60,11 @@ export function classroomBanner({ local, network: addresses }: { local: string; 
     const where = `classroom mode: no address on a network to give students (listening on ${local}, HOST=${config.HOST}); connect this machine to the room's Wi-Fi or cable, leave HOST unset and start again`;
     return [where, ...closing].join('\n');
   }
-  return [`classroom mode: give students this address${addresses.length > 1 ? ' (one per network: the one of the network they are on)' : ''}:`, ...addresses.map((url) => `  ${url}`), `${first} as a QR code:`, qrText(first), ...closing].join('\n');
+  return [
+    `classroom mode: give students this address${addresses.length > 1 ? ' (one per network: the one of the network they are on)' : ''}:`,
+    ...addresses.map((url) => `  ${url}`),
+    `${first} as a QR code:`,
+    qrText(first),
+    ...closing,
+  ].join('\n');
 }

@@ -51,7 +51,10 @@ const escapes: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;'
 const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => escapes[c]!);
 
 /** Whether an `Accept` value prefers an HTML page to JSON, remembered per value (a flood of 429s asks it every time). */
-const prefersHtml = memo((accept) => accepts({ headers: { accept } } as IncomingMessage).type(['json', 'html']) === 'html', { entries: 1000, maxLength: 200 });
+const prefersHtml = memo(
+  (accept) => accepts({ headers: { accept } } as IncomingMessage).type(['json', 'html']) === 'html',
+  { entries: 1000, maxLength: 200 },
+);
 
 /**
  * The body of an error answer and its type: the one JSON shape, except that a 429 asked for
@@ -72,11 +75,24 @@ export function errorBody(fields: ErrorFields, req: IncomingMessage): { type: st
 }
 
 /** Writes `status` and its error body onto the response (with the request id of an incident). */
-export function renderError(ctx: Context, status: number, message: string, headers: Record<string, string> = {}, requestId?: string): void {
+export function renderError(
+  ctx: Context,
+  status: number,
+  message: string,
+  headers: Record<string, string> = {},
+  requestId?: string,
+): void {
   for (const name of SUCCESS_ONLY) ctx.remove(name);
   ctx.status = status;
   ctx.set(headers);
-  const fields: ErrorFields = { status, method: ctx.method, message, url: ctx.path, ...(ctx.querystring ? { params: ctx.query } : {}), ...(requestId ? { request_id: requestId } : {}) };
+  const fields: ErrorFields = {
+    status,
+    method: ctx.method,
+    message,
+    url: ctx.path,
+    ...(ctx.querystring ? { params: ctx.query } : {}),
+    ...(requestId ? { request_id: requestId } : {}),
+  };
   (ctx.state as RenderedState).rendered = fields;
   const { type, body } = errorBody(fields, ctx.req);
   ctx.body = body;
@@ -102,11 +118,18 @@ export function errorHandler(log: Logger): Middleware {
   return async (ctx, next) => {
     try {
       await next();
-      if (ctx.status === 404 && (ctx.body === undefined || ctx.body === null)) throw new HttpError(404, `No route for ${ctx.method} ${ctx.path}`);
+      if (ctx.status === 404 && (ctx.body === undefined || ctx.body === null))
+        throw new HttpError(404, `No route for ${ctx.method} ${ctx.path}`);
     } catch (error) {
       const known = describe(error);
       if (known) return renderError(ctx, known.status, known.message, known.headers);
-      renderError(ctx, 500, 'Internal server error', {}, reportIncident(log, `500 on ${ctx.method} ${ctx.path}`, error));
+      renderError(
+        ctx,
+        500,
+        'Internal server error',
+        {},
+        reportIncident(log, `500 on ${ctx.method} ${ctx.path}`, error),
+      );
     }
   };
 }

@@ -61,7 +61,14 @@ export class FastPath {
   private readonly urls: LRUCache<string, { id: string; names: string[] }>;
   private nextId = 0;
   /** The last 429 written, with what decides it (see `refuse`). */
-  private lastRefusal?: { known: Known; at: number; message: string; accept: string | undefined; headers: string[]; body: string };
+  private lastRefusal?: {
+    known: Known;
+    at: number;
+    message: string;
+    accept: string | undefined;
+    headers: string[];
+    body: string;
+  };
   /** The app's listener, for a request admitted at a URL known only by its 429. */
   private app?: RequestListener;
 
@@ -70,10 +77,16 @@ export class FastPath {
     const sized = (maxSize: number) => ({ maxSize: Math.max(1, Math.floor(maxSize)), sizeCalculation: knownSize });
     this.known = new LRUCache<string, Known>(sized(answersBytes * 0.75));
     this.errors = new LRUCache<string, Known>(sized(errorsBytes));
-    this.urls = new LRUCache<string, { id: string; names: string[] }>({ maxSize: Math.max(1, Math.floor(answersBytes * 0.25 + errorsBytes)), sizeCalculation: ({ names }, url) => KNOWN_OVERHEAD_BYTES / 2 + url.length + names.join('').length });
+    this.urls = new LRUCache<string, { id: string; names: string[] }>({
+      maxSize: Math.max(1, Math.floor(answersBytes * 0.25 + errorsBytes)),
+      sizeCalculation: ({ names }, url) => KNOWN_OVERHEAD_BYTES / 2 + url.length + names.join('').length,
+    });
   }
 
-  private static key({ id, names }: { id: string; names: readonly string[] }, headers: IncomingMessage['headers']): string {
+  private static key(
+    { id, names }: { id: string; names: readonly string[] },
+    headers: IncomingMessage['headers'],
+  ): string {
     let key = id;
     for (const name of names) key += `\n${String(headers[name] ?? '')}`;
     return key;
@@ -94,7 +107,8 @@ export class FastPath {
       const error = (ctx.state as RenderedState).rendered;
       if (!this.options.served.ready) return;
       const { cache, pictures } = this.options.served.current;
-      const cached = sent !== undefined && (ctx.status === 200 || ctx.status === 304) && sent.cacheControl !== 'no-store';
+      const cached =
+        sent !== undefined && (ctx.status === 200 || ctx.status === 304) && sent.cacheControl !== 'no-store';
       const picture = cached && pictures.peek(sent.entry.key) === sent.entry;
       let answer: Known['answer'];
       if (cached && (picture || cache.peek(sent.entry.key) === sent.entry)) {
@@ -128,7 +142,9 @@ export class FastPath {
       const found = this.find(req);
       if (!found) return app(req, res);
       try {
-        this.answer(req, res, found.known, found.entry)?.catch((error: unknown) => this.fail(req, res, found.known, error));
+        this.answer(req, res, found.known, found.entry)?.catch((error: unknown) =>
+          this.fail(req, res, found.known, error),
+        );
       } catch (error) {
         this.fail(req, res, found.known, error);
       }
@@ -138,7 +154,13 @@ export class FastPath {
   /** A fast answer that threw: logged with a request id, and a 500 quoting it (`request_id`) in the one error shape if nothing was sent yet. */
   private fail(req: IncomingMessage, res: ServerResponse, known: Known, error: unknown): void {
     const id = reportIncident(this.options.log, `500 on GET ${known.path} (fast path)`, error);
-    if (!res.headersSent) this.writeError(req, res, { status: 500, method: 'GET', message: 'Internal server error', url: known.path, request_id: id }, known.base);
+    if (!res.headersSent)
+      this.writeError(
+        req,
+        res,
+        { status: 500, method: 'GET', message: 'Internal server error', url: known.path, request_id: id },
+        known.base,
+      );
   }
 
   /** What the app said to this request before, with the cached answer still held; else undefined. */
@@ -162,30 +184,61 @@ export class FastPath {
    * memory limits for an anonymous request and for a token verified before (the common
    * cases), a promise otherwise.
    */
-  private answer(req: IncomingMessage, res: ServerResponse, known: Known, entry: CachedResponse | undefined): void | Promise<void> {
+  private answer(
+    req: IncomingMessage,
+    res: ServerResponse,
+    known: Known,
+    entry: CachedResponse | undefined,
+  ): void | Promise<void> {
     const started = this.options.logAccess ? performance.now() : undefined;
     const authorization = req.headers.authorization;
     if (authorization === undefined) return this.count(req, res, known, entry, ANONYMOUS, started);
     const recalled = recallBearer(authorization, this.options.accounts, req.socket);
     if (recalled) return this.count(req, res, known, entry, recalled, started);
-    return readBearer(authorization, this.options.accounts, req.socket).then((bearer) => this.count(req, res, known, entry, bearer, started));
+    return readBearer(authorization, this.options.accounts, req.socket).then((bearer) =>
+      this.count(req, res, known, entry, bearer, started),
+    );
   }
 
-  private count(req: IncomingMessage, res: ServerResponse, known: Known, entry: CachedResponse | undefined, bearer: Bearer, started: number | undefined): void | Promise<void> {
+  private count(
+    req: IncomingMessage,
+    res: ServerResponse,
+    known: Known,
+    entry: CachedResponse | undefined,
+    bearer: Bearer,
+    started: number | undefined,
+  ): void | Promise<void> {
     const { limits, proxy } = this.options;
     if (!limits || known.budget === 'free') return this.finish(req, res, known, entry, bearer, undefined, started);
     const client = requestClient(known.budget === 'api' ? bearer.caller : undefined, req, proxy);
     const admission = limits.admit(known.budget, client);
-    if (admission instanceof Promise) return admission.then((found) => this.finish(req, res, known, entry, bearer, found, started));
+    if (admission instanceof Promise)
+      return admission.then((found) => this.finish(req, res, known, entry, bearer, found, started));
     this.finish(req, res, known, entry, bearer, admission, started);
   }
 
-  private finish(req: IncomingMessage, res: ServerResponse, known: Known, entry: CachedResponse | undefined, bearer: Bearer, admission: Admission | undefined, started?: number): void {
+  private finish(
+    req: IncomingMessage,
+    res: ServerResponse,
+    known: Known,
+    entry: CachedResponse | undefined,
+    bearer: Bearer,
+    admission: Admission | undefined,
+    started?: number,
+  ): void {
     const refusal = admission?.refusal ? { status: 429, ...admission.refusal } : bearer.rejected;
     if (refusal) this.refuse(req, res, known, refusal, admission?.headers);
     else if ('refusedOnly' in known.answer) return this.handOver(req, res, admission);
     else if ('error' in known.answer) this.writeError(req, res, known.answer.error, known.headers, admission?.headers);
-    else this.replay(req, res, known.headers, entry!, (known.answer as { cacheControl: string }).cacheControl, admission?.headers);
+    else
+      this.replay(
+        req,
+        res,
+        known.headers,
+        entry!,
+        (known.answer as { cacheControl: string }).cacheControl,
+        admission?.headers,
+      );
     if (started !== undefined) this.options.log.access('GET', known.path, res.statusCode, performance.now() - started);
   }
 
@@ -201,22 +254,47 @@ export class FastPath {
    * (its budget headers and message move by the second, its timestamp by the millisecond), so
    * a flood is answered with the last one rendered rather than rendering each again.
    */
-  private refuse(req: IncomingMessage, res: ServerResponse, known: Known, error: Pick<HttpError, 'status' | 'message' | 'headers'>, limitHeaders: readonly string[] = []): void {
+  private refuse(
+    req: IncomingMessage,
+    res: ServerResponse,
+    known: Known,
+    error: Pick<HttpError, 'status' | 'message' | 'headers'>,
+    limitHeaders: readonly string[] = [],
+  ): void {
     const at = Date.now();
     const accept = req.headers.accept;
     const last = this.lastRefusal;
-    if (error.status === 429 && last && last.known === known && last.at === at && last.message === error.message && last.accept === accept) {
+    if (
+      error.status === 429 &&
+      last &&
+      last.known === known &&
+      last.at === at &&
+      last.message === error.message &&
+      last.accept === accept
+    ) {
       res.writeHead(429, last.headers).end(last.body);
       return;
     }
-    const fields: ErrorFields = { status: error.status, method: 'GET', message: error.message, url: known.path, ...(known.params ? { params: known.params } : {}) };
+    const fields: ErrorFields = {
+      status: error.status,
+      method: 'GET',
+      message: error.message,
+      url: known.path,
+      ...(known.params ? { params: known.params } : {}),
+    };
     // The error's own headers (Retry-After, WWW-Authenticate) are never among the base's.
     const written = this.writeError(req, res, fields, known.base.concat(pairsOf(error.headers)), limitHeaders);
     if (error.status === 429) this.lastRefusal = { known, at, message: error.message, accept, ...written };
   }
 
   /** Writes an error answer: `headers` (pairs, with no type or `Cache-Control`), the limit headers, the body's own. */
-  private writeError(req: IncomingMessage, res: ServerResponse, fields: ErrorFields, headers: readonly string[], limitHeaders?: readonly string[]): { headers: string[]; body: string } {
+  private writeError(
+    req: IncomingMessage,
+    res: ServerResponse,
+    fields: ErrorFields,
+    headers: readonly string[],
+    limitHeaders?: readonly string[],
+  ): { headers: string[]; body: string } {
     const { type, body } = errorBody(fields, req);
     const all = withLimits(headers, limitHeaders);
     all.push('content-type', type, 'cache-control', 'no-store', 'content-length', String(Buffer.byteLength(body)));
@@ -225,7 +303,14 @@ export class FastPath {
   }
 
   /** Sends a cached answer with the headers the app sent with it. */
-  private replay(req: IncomingMessage, res: ServerResponse, known: readonly string[], entry: CachedResponse, cacheControl: string, limitHeaders?: readonly string[]): void {
+  private replay(
+    req: IncomingMessage,
+    res: ServerResponse,
+    known: readonly string[],
+    entry: CachedResponse,
+    cacheControl: string,
+    limitHeaders?: readonly string[],
+  ): void {
     const { status, encoding, etag } = negotiate(req, entry, cacheControl);
     const head = withLimits(known, limitHeaders);
     if (etag) head.push('etag', etag);

@@ -18,13 +18,18 @@ function bodyError(coding: string, maxBytes: number): (error: unknown) => never 
     if (e.status === 413) throw new HttpError(413, `Request body is larger than ${maxBytes / 1024} KB`);
     if (e.status === 400 && e instanceof SyntaxError) {
       // secure-json-parse, under co-body, refuses keys that would reach an object's prototype.
-      if (/prototype property/.test(e.message ?? '')) throw new HttpError(400, "Request body has a '__proto__' or 'constructor.prototype' key: no record has such a field");
+      if (/prototype property/.test(e.message ?? ''))
+        throw new HttpError(
+          400,
+          "Request body has a '__proto__' or 'constructor.prototype' key: no record has such a field",
+        );
       throw new HttpError(400, `Request body is not valid JSON: ${e.message}`);
     }
     if (e.status === 400) throw new HttpError(400, `Request body could not be read: ${e.message ?? e.type}`);
     // Anything else failed while the body was read or decoded (zlib and brotli errors carry no
     // status): the bytes the client sent are at fault, not the server.
-    if (coding !== 'identity') throw new HttpError(400, `Request body is not valid ${coding} data (Content-Encoding: ${coding})`);
+    if (coding !== 'identity')
+      throw new HttpError(400, `Request body is not valid ${coding} data (Content-Encoding: ${coding})`);
     throw new HttpError(400, `Request body could not be read: ${e.message ?? 'unknown error'}`);
   };
 }
@@ -33,7 +38,9 @@ function bodyError(coding: string, maxBytes: number): (error: unknown) => never 
 function codingOf(header: string | undefined): string {
   const coding = (header ?? 'identity').trim().toLowerCase() || 'identity';
   if (!CODINGS.includes(coding)) {
-    throw new HttpError(415, `Content-Encoding '${header}' is not supported; use one of ${CODINGS.join(', ')}`, { 'Accept-Encoding': CODINGS.slice(1).join(', ') });
+    throw new HttpError(415, `Content-Encoding '${header}' is not supported; use one of ${CODINGS.join(', ')}`, {
+      'Accept-Encoding': CODINGS.slice(1).join(', '),
+    });
   }
   return coding;
 }
@@ -52,15 +59,22 @@ export function jsonBody(options: { maxBytes?: number; types?: readonly string[]
   const types = options.types ?? ['application/json'];
   return async (ctx, next) => {
     const type = ctx.request.type.trim().toLowerCase();
-    if (!types.includes(type)) throw new HttpError(415, `Content-Type must be ${types.join(' or ')} (got ${ctx.request.type || 'none'})`);
+    if (!types.includes(type))
+      throw new HttpError(415, `Content-Type must be ${types.join(' or ')} (got ${ctx.request.type || 'none'})`);
     // JSON is UTF-8 (RFC 8259); the parser would decode any other declared charset as UTF-8.
     const charset = ctx.request.charset.toLowerCase();
-    if (charset && charset !== 'utf-8' && charset !== 'utf8') throw new HttpError(415, `Content-Type charset must be utf-8 (got ${charset})`);
+    if (charset && charset !== 'utf-8' && charset !== 'utf8')
+      throw new HttpError(415, `Content-Type charset must be utf-8 (got ${charset})`);
     const coding = codingOf(ctx.get('Content-Encoding') || undefined);
     // The parser reads the header itself and knows the codings only in lower case.
     ctx.req.headers['content-encoding'] = coding;
     const { bodyParser } = await parser();
-    const parse = bodyParser({ enableTypes: ['json'], extendTypes: { json: [...types] }, jsonLimit: maxBytes, onError: bodyError(coding, maxBytes) });
+    const parse = bodyParser({
+      enableTypes: ['json'],
+      extendTypes: { json: [...types] },
+      jsonLimit: maxBytes,
+      onError: bodyError(coding, maxBytes),
+    });
     await parse(ctx, next);
   };
 }

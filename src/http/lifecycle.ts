@@ -21,7 +21,8 @@ export function serverUrls(server: Server, host: string): { local: string; netwo
       if (address.internal) continue;
       if (address.family === 'IPv4') network.push(`http://${address.address}:${port}`);
       // Link-local IPv6 addresses need a zone to be typed; only routable ones are worth showing.
-      else if (host === '::' && !address.address.toLowerCase().startsWith('fe80')) network.push(`http://[${address.address}]:${port}`);
+      else if (host === '::' && !address.address.toLowerCase().startsWith('fe80'))
+        network.push(`http://[${address.address}]:${port}`);
     }
   }
   return { local, network };

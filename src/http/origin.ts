@@ -26,6 +26,10 @@ export function requestOrigin(ctx: Context, publicUrl: string | undefined): stri
  * @example
  * pictureOrigin(ctx, undefined, served.current.catalog); // 'http://localhost:3000', with Vary: Host
  */
-export function pictureOrigin(ctx: Context, publicUrl: string | undefined, catalog: { namesPictures: boolean }): string {
+export function pictureOrigin(
+  ctx: Context,
+  publicUrl: string | undefined,
+  catalog: { namesPictures: boolean },
+): string {
   return catalog.namesPictures ? requestOrigin(ctx, publicUrl) : '';
 }

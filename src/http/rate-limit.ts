@@ -29,7 +29,9 @@ export function trustProxies(hops: number, warn: (line: string) => void): ProxyT
       if (warned) return;
       warned = true;
       const shown = JSON.stringify(entry.slice(0, 64));
-      warn(`X-Forwarded-For: the entry ${hops} from the right (TRUST_PROXY=${hops}) is ${shown}, not an IP address; such requests count against the connection's address. Check the proxy's header or TRUST_PROXY (said once)`);
+      warn(
+        `X-Forwarded-For: the entry ${hops} from the right (TRUST_PROXY=${hops}) is ${shown}, not an IP address; such requests count against the connection's address. Check the proxy's header or TRUST_PROXY (said once)`,
+      );
     },
   };
 }
@@ -58,7 +60,11 @@ const accountClients = new WeakMap<Caller, Client>();
 
 function accountClient(caller: Caller): Client {
   let client = accountClients.get(caller);
-  if (!client) accountClients.set(caller, (client = { key: `account:${caller.uuid}`, tier: caller.role, name: `account '${caller.username}'` }));
+  if (!client)
+    accountClients.set(
+      caller,
+      (client = { key: `account:${caller.uuid}`, tier: caller.role, name: `account '${caller.username}'` }),
+    );
   return client;
 }
 
@@ -85,7 +91,14 @@ export function requestClient(caller: Caller | undefined, req: IncomingMessage, 
     return client;
   }
   const forwardedFor = req.headers['x-forwarded-for'];
-  return anonymousClient(clientAddress(socket.remoteAddress, Array.isArray(forwardedFor) ? forwardedFor.join(', ') : forwardedFor, proxy.hops, proxy.malformed));
+  return anonymousClient(
+    clientAddress(
+      socket.remoteAddress,
+      Array.isArray(forwardedFor) ? forwardedFor.join(', ') : forwardedFor,
+      proxy.hops,
+      proxy.malformed,
+    ),
+  );
 }
 
 /**
@@ -102,7 +115,9 @@ export function rateLimit({ limits, proxy, caller }: RateLimitMiddlewareOptions)
   return async (ctx, next) => {
     const { budget } = ctx.state.route;
     if (ctx.method === 'OPTIONS' || budget === 'free') return next();
-    const admission = counted.has(ctx.req) ? counted.get(ctx.req) : await limits.admit(budget, await clientOf(ctx, budget));
+    const admission = counted.has(ctx.req)
+      ? counted.get(ctx.req)
+      : await limits.admit(budget, await clientOf(ctx, budget));
     if (admission) {
       const { headers } = admission;
       for (let i = 0; i < headers.length; i += 2) ctx.set(headers[i]!, headers[i + 1]!);

@@ -3,13 +3,15 @@ import type { Middleware } from 'koa';
 // The headers the fast path replays an answer with, kept as Koa sent them.
 
 /** Headers that change with the encoding, the moment, the connection or the client's budget. */
-const PER_ANSWER = /^(etag|content-encoding|content-length|date|connection|keep-alive|retry-after|x-rate-limit-.*|ratelimit|ratelimit-policy)$/;
+const PER_ANSWER =
+  /^(etag|content-encoding|content-length|date|connection|keep-alive|retry-after|x-rate-limit-.*|ratelimit|ratelimit-policy)$/;
 
 /** The headers an answer was sent with, but those set anew per answer (PER_ANSWER), as text. */
 export function plain(headers: Record<string, unknown>): Record<string, string> {
   const found: Record<string, string> = {};
   for (const [name, value] of Object.entries(headers)) {
-    if (value !== undefined && !PER_ANSWER.test(name)) found[name] = Array.isArray(value) ? value.join(', ') : String(value);
+    if (value !== undefined && !PER_ANSWER.test(name))
+      found[name] = Array.isArray(value) ? value.join(', ') : String(value);
   }
   return found;
 }

@@ -30,7 +30,10 @@ export function requestGuard(): Middleware {
     ctx.set(SECURITY_HEADERS);
     if (lacksHost(ctx.req)) throw new HttpError(400, 'An HTTP/1.1 request needs a Host header');
     if (targetTooLong(ctx.url)) {
-      throw new HttpError(414, `Request target is ${Buffer.byteLength(ctx.url)} bytes long; at most ${MAX_TARGET_BYTES} are served`);
+      throw new HttpError(
+        414,
+        `Request target is ${Buffer.byteLength(ctx.url)} bytes long; at most ${MAX_TARGET_BYTES} are served`,
+      );
     }
     return next();
   };

@@ -2,7 +2,13 @@ import type { Context } from 'koa';
 import type { Catalog } from '../catalog/catalog.ts';
 import type { Family } from '../catalog/families.ts';
 import { knownLanguage } from '../catalog/language.ts';
-import { once, readListQuery as readCatalogListQuery, readShape as readCatalogShape, type ListQuery, type Shape } from '../catalog/list-request.ts';
+import {
+  once,
+  readListQuery as readCatalogListQuery,
+  readShape as readCatalogShape,
+  type ListQuery,
+  type Shape,
+} from '../catalog/list-request.ts';
 import { isSimulationParam } from './simulation.ts';
 
 /** The query parameter as one string; a repeated parameter is a 400 naming it. */

@@ -36,7 +36,8 @@ export interface RouteState {
 
 type Handlers = [BudgetDeclaration, ...Middleware[]] | Middleware[];
 
-const isDeclaration = (value: unknown): value is BudgetDeclaration => typeof value === 'object' && value !== null && 'budget' in value;
+const isDeclaration = (value: unknown): value is BudgetDeclaration =>
+  typeof value === 'object' && value !== null && 'budget' in value;
 
 /**
  * The service's routes: each registered with @koa/router, which matches a request once, and
@@ -106,7 +107,8 @@ export class RouteTable {
   /** The routes, then the 404 or 405 of a request none of them answered; `table` is this table, for tests to read. */
   middleware(): Middleware & { table: RouteTable } {
     const routes = this.#router.routes();
-    const middleware: Middleware = (ctx, next) => routes(ctx as Parameters<typeof routes>[0], () => unanswered(ctx, next));
+    const middleware: Middleware = (ctx, next) =>
+      routes(ctx as Parameters<typeof routes>[0], () => unanswered(ctx, next));
     return Object.assign(middleware, { table: this });
   }
 }
@@ -118,7 +120,8 @@ function unanswered(ctx: Context, next: () => Promise<unknown>): Promise<unknown
   const allowed = [...new Set(layers.flatMap((layer) => layer.methods))];
   if (allowed.length === 0) throw new HttpError(404, `No route for ${ctx.method} ${ctx.path}`);
   const allow = allowed.join(', ');
-  if (ctx.method !== 'OPTIONS') throw new HttpError(405, `Method ${ctx.method} is not allowed on ${ctx.path}; allowed: ${allow}`, { Allow: allow });
+  if (ctx.method !== 'OPTIONS')
+    throw new HttpError(405, `Method ${ctx.method} is not allowed on ${ctx.path}; allowed: ${allow}`, { Allow: allow });
   ctx.set('Allow', allow);
   ctx.status = 204;
   return Promise.resolve();

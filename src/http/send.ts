@@ -62,7 +62,12 @@ export function cacheableAnswer(req: IncomingMessage, entry: CachedResponse, cac
  * per `Accept-Encoding` value (clients send a handful): at most 1,000 values of at most 200
  * characters, under 300 KB.
  */
-const encodingFor = memo((header) => accepts({ headers: { 'accept-encoding': header } } as IncomingMessage).encoding('br', 'gzip', 'identity') || 'identity', { entries: 1000, maxLength: 200 });
+const encodingFor = memo(
+  (header) =>
+    accepts({ headers: { 'accept-encoding': header } } as IncomingMessage).encoding('br', 'gzip', 'identity') ||
+    'identity',
+  { entries: 1000, maxLength: 200 },
+);
 
 function preferredEncoding(req: IncomingMessage): string {
   return encodingFor(req.headers['accept-encoding'] ?? '');

@@ -1,4 +1,11 @@
-import { createServer as createNodeServer, maxHeaderSize, type IncomingMessage, type RequestListener, type Server, type ServerResponse } from 'node:http';
+import {
+  createServer as createNodeServer,
+  maxHeaderSize,
+  type IncomingMessage,
+  type RequestListener,
+  type Server,
+  type ServerResponse,
+} from 'node:http';
 import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { rawErrorAnswer, errorJson } from './errors.ts';
@@ -37,23 +44,61 @@ function answerClientError(error: NodeJS.ErrnoException & { rawPacket?: Buffer }
   }
   const { method, url } = requestLine(error.rawPacket);
   if (error.code === 'HPE_HEADER_OVERFLOW') {
-    socket.end(rawErrorAnswer({ status: 431, method, url, message: `Request line and headers exceed ${maxHeaderSize / 1024} KB` }));
+    socket.end(
+      rawErrorAnswer({
+        status: 431,
+        method,
+        url,
+        message: `Request line and headers exceed ${maxHeaderSize / 1024} KB`,
+      }),
+    );
   } else if (error.code === 'ERR_HTTP_REQUEST_TIMEOUT') {
-    socket.end(rawErrorAnswer({ status: 408, method, url, message: 'The request was not received in time; send it whole without pauses' }));
+    socket.end(
+      rawErrorAnswer({
+        status: 408,
+        method,
+        url,
+        message: 'The request was not received in time; send it whole without pauses',
+      }),
+    );
   } else {
-    socket.end(rawErrorAnswer({ status: 400, method, url, message: `Malformed HTTP request (${error.code ?? 'parse error'})` }));
+    socket.end(
+      rawErrorAnswer({ status: 400, method, url, message: `Malformed HTTP request (${error.code ?? 'parse error'})` }),
+    );
   }
 }
 
 /** `Expect:` other than `100-continue`: a 417 naming it. */
 function answerExpectation(req: IncomingMessage, res: ServerResponse): void {
-  const body = errorJson({ status: 417, method: req.method ?? 'GET', url: (req.url ?? '').split('?')[0]!, message: `Expect '${req.headers.expect}' is not supported; only 100-continue is` });
-  res.writeHead(417, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body), 'Cache-Control': 'no-store', ...SECURITY_HEADERS }).end(body);
+  const body = errorJson({
+    status: 417,
+    method: req.method ?? 'GET',
+    url: (req.url ?? '').split('?')[0]!,
+    message: `Expect '${req.headers.expect}' is not supported; only 100-continue is`,
+  });
+  res
+    .writeHead(417, {
+      'Content-Type': 'application/json',
+      'Content-Length': Buffer.byteLength(body),
+      'Cache-Control': 'no-store',
+      ...SECURITY_HEADERS,
+    })
+    .end(body);
 }
 
 /** CONNECT asks for a tunnel, which an API does not offer: a 405, then the connection closes. */
 function answerConnect(req: IncomingMessage, socket: Duplex): void {
-  socket.end(rawErrorAnswer({ status: 405, method: 'CONNECT', url: req.url ?? '', message: 'Method CONNECT is not allowed: this server is not a proxy' }, { Allow: 'GET, HEAD, POST, OPTIONS' }));
+  socket.end(
+    rawErrorAnswer(
+      {
+        status: 405,
+        method: 'CONNECT',
+        url: req.url ?? '',
+        message: 'Method CONNECT is not allowed: this server is not a proxy',
+      },
+      { Allow: 'GET, HEAD, POST, OPTIONS' },
+    ),
+  );
 }
 
 /** Turns away connections beyond `max` per peer address as they arrive, with a 503 in the error shape. */

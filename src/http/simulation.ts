@@ -34,7 +34,9 @@ export interface SimulationState {
 
 /** Whether `name` is a parameter of the simulation, on for this request (a list then skips it). */
 export function isSimulationParam(ctx: Context, name: string): boolean {
-  return (ctx.state as SimulationState).simulation !== undefined && (SIMULATION_PARAMS as readonly string[]).includes(name);
+  return (
+    (ctx.state as SimulationState).simulation !== undefined && (SIMULATION_PARAMS as readonly string[]).includes(name)
+  );
 }
 
 /** Whether this request named a parameter of the simulation: its answer is never remembered for replay. */
@@ -45,7 +47,8 @@ export function askedSimulation(ctx: Context): boolean {
 /** The one value of `name`, or a 400 naming it and what it takes. */
 function single(ctx: Context, name: string, takes: string): string | undefined {
   const value = ctx.query[name];
-  if (Array.isArray(value)) throw new HttpError(400, `Parameter '${name}' was given ${value.length} times; give it once: ${takes}`);
+  if (Array.isArray(value))
+    throw new HttpError(400, `Parameter '${name}' was given ${value.length} times; give it once: ${takes}`);
   return value;
 }
 
@@ -53,7 +56,8 @@ function readDelay(ctx: Context): number | undefined {
   const takes = `an integer from 0 to ${MAX_DELAY_MS} (milliseconds)`;
   const raw = single(ctx, '_delay', takes);
   if (raw === undefined) return undefined;
-  if (!/^\d{1,4}$/.test(raw) || Number(raw) > MAX_DELAY_MS) throw new HttpError(400, `Parameter '_delay' must be ${takes}, got '${raw}'`);
+  if (!/^\d{1,4}$/.test(raw) || Number(raw) > MAX_DELAY_MS)
+    throw new HttpError(400, `Parameter '_delay' must be ${takes}, got '${raw}'`);
   return Number(raw);
 }
 
@@ -71,7 +75,11 @@ function simulatedFailure(status: number): HttpError {
   const waits = status === 429 || status === 503;
   const headers: Record<string, string> = waits ? { 'Retry-After': RETRY_AFTER_SECONDS } : {};
   if (status === 429) headers['X-Rate-Limit-Retry-After-Seconds'] = RETRY_AFTER_SECONDS;
-  return new HttpError(status, `Simulated ${status} ${STATUS_CODES[status]}, as asked by _fail=${status}: nothing is wrong, the request was not carried out`, headers);
+  return new HttpError(
+    status,
+    `Simulated ${status} ${STATUS_CODES[status]}, as asked by _fail=${status}: nothing is wrong, the request was not carried out`,
+    headers,
+  );
 }
 
 /**
@@ -98,7 +106,11 @@ export function simulation(proxy: ProxyTrust): Middleware<AuthState & Simulation
       const { key, name } = requestClient(ctx.state.account, ctx.req, proxy);
       const inFlight = delayed.get(key) ?? 0;
       if (inFlight >= DELAYED_PER_CLIENT) {
-        throw new HttpError(429, `Too many requests with _delay at once: ${name} has ${inFlight} waiting, the most one client may have; send the next once one has answered`, { 'Retry-After': RETRY_AFTER_SECONDS });
+        throw new HttpError(
+          429,
+          `Too many requests with _delay at once: ${name} has ${inFlight} waiting, the most one client may have; send the next once one has answered`,
+          { 'Retry-After': RETRY_AFTER_SECONDS },
+        );
       }
       delayed.set(key, inFlight + 1);
       try {

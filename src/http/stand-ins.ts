@@ -12,12 +12,15 @@ export const STANDS_IN_FOR = {
   accessLog: 'finish() logs the same access line',
   cors: 'its headers are among those remembered (`base` and `headers`)',
   errorHandler: 'writeError() and fail() write the one error shape',
-  requestGuard: 'find() hands a request without Host to Koa, and no target too long is remembered; its headers are remembered',
+  requestGuard:
+    'find() hands a request without Host to Koa, and no target too long is remembered; its headers are remembered',
   captureBase: 'its headers are `base`',
-  routes: "the budget of the route that served a URL is remembered, and only a route's answers or its 404; an answer is replayed only while it depends on nothing but the URL and the headers in its `Vary`",
+  routes:
+    "the budget of the route that served a URL is remembered, and only a route's answers or its 404; an answer is replayed only while it depends on nothing but the URL and the headers in its `Vary`",
   rateLimit: 'count() admits or refuses with the same limits and headers',
   bearerAuth: 'answer() checks the token, the same 401',
-  simulation: 'remember() never learns the answer of a request that asked for a simulation (`_delay`, `_fail`): each such request goes to Koa, and a URL without them never had a simulated answer',
+  simulation:
+    'remember() never learns the answer of a request that asked for a simulation (`_delay`, `_fail`): each such request goes to Koa, and a URL without them never had a simulated answer',
 } as const;
 
 /** The name of a middleware the fast path stands in for. */

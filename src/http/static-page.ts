@@ -12,7 +12,10 @@ export const PAGE_CSP =
   "default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self'; font-src 'self' data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
 
 /** The headers of such a page: its policy, and no Referer sent to anything it links to. */
-export const PAGE_HEADERS: Readonly<Record<string, string>> = { 'Content-Security-Policy': PAGE_CSP, 'Referrer-Policy': 'no-referrer' };
+export const PAGE_HEADERS: Readonly<Record<string, string>> = {
+  'Content-Security-Policy': PAGE_CSP,
+  'Referrer-Policy': 'no-referrer',
+};
 
 /**
  * A file of such a page, read into memory as a cacheable answer whose ETag is named by its

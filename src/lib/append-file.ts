@@ -2,7 +2,8 @@ import { constants, type Stats } from 'node:fs';
 import { open } from 'node:fs/promises';
 import type { WriteSome } from './whole-file.ts';
 
-const writeSome: WriteSome = async (handle, buffer, offset, length) => (await handle.write(buffer, offset, length)).bytesWritten;
+const writeSome: WriteSome = async (handle, buffer, offset, length) =>
+  (await handle.write(buffer, offset, length)).bytesWritten;
 
 /**
  * Appends `data` to the existing `file`, which holds `size` bytes, completely or not at all:
@@ -15,15 +16,24 @@ const writeSome: WriteSome = async (handle, buffer, offset, length) => (await ha
  * @example
  * const stats = await appendWhole('var/catalog-overlay.json', '{"seq":7,…}\n', 8_192);
  */
-export async function appendWhole(file: string, data: string, size: number, write: WriteSome = writeSome): Promise<Stats> {
+export async function appendWhole(
+  file: string,
+  data: string,
+  size: number,
+  write: WriteSome = writeSome,
+): Promise<Stats> {
   const bytes = Buffer.from(data);
   // O_APPEND without O_CREAT: a file removed meanwhile is an error, never a new file without its header.
   const handle = await open(file, constants.O_WRONLY | constants.O_APPEND);
   try {
     try {
-      for (let offset = 0; offset < bytes.length; ) {
+      for (let offset = 0; offset < bytes.length;) {
         const written = await write(handle, bytes, offset, bytes.length - offset);
-        if (written <= 0) throw Object.assign(new Error(`ENOSPC: no byte written at ${offset} of ${bytes.length}, ${file}`), { code: 'ENOSPC', path: file });
+        if (written <= 0)
+          throw Object.assign(new Error(`ENOSPC: no byte written at ${offset} of ${bytes.length}, ${file}`), {
+            code: 'ENOSPC',
+            path: file,
+          });
         offset += written;
       }
       await handle.sync();

@@ -13,7 +13,14 @@ export function isLocalDateTime(value: string): boolean {
   // Every month has its 28th: only later days need the calendar.
   if (mo >= 1 && mo <= 12 && d >= 1 && d <= 28) return h < 24 && mi < 60 && s < 60;
   const date = new Date(Date.UTC(y, mo - 1, d, h, mi, s));
-  return date.getUTCFullYear() === y && date.getUTCMonth() === mo - 1 && date.getUTCDate() === d && h < 24 && mi < 60 && s < 60;
+  return (
+    date.getUTCFullYear() === y &&
+    date.getUTCMonth() === mo - 1 &&
+    date.getUTCDate() === d &&
+    h < 24 &&
+    mi < 60 &&
+    s < 60
+  );
 }
 
 const canonical = new Map<string, string | undefined>();

@@ -68,7 +68,13 @@ export function parseJson(text: string): { value: unknown } | { error: JsonSynta
     const first = errors[0];
     if (!first) return { error: { line: 1, column: 1, message: (cause as Error).message } };
     const comma = trailingComma(json, first.offset);
-    if (comma !== undefined) return { error: { ...locate(json, comma), message: `trailing comma before '${json[first.offset]}': JSON allows none, remove it` } };
+    if (comma !== undefined)
+      return {
+        error: {
+          ...locate(json, comma),
+          message: `trailing comma before '${json[first.offset]}': JSON allows none, remove it`,
+        },
+      };
     const code = printParseErrorCode(first.error);
     return { error: { ...locate(json, first.offset), message: EXPLAINED[code] ?? code } };
   }

@@ -14,7 +14,10 @@ export interface MemoOptions {
  * @example
  * const prefersHtml = memo((accept) => parse(accept).html, { entries: 1000, maxLength: 200 });
  */
-export function memo<T>(compute: (argument: string) => T, { entries, maxLength = Infinity }: MemoOptions): (argument: string) => T {
+export function memo<T>(
+  compute: (argument: string) => T,
+  { entries, maxLength = Infinity }: MemoOptions,
+): (argument: string) => T {
   const known = new Map<string, T>();
   return (argument) => {
     let value = known.get(argument);

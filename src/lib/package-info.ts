@@ -19,7 +19,8 @@ export interface PackageInfo {
 function packageFile(): URL {
   for (let dir = new URL('./', import.meta.url); dir.pathname !== '/'; dir = new URL('../', dir)) {
     const file = new URL('package.json', dir);
-    if (existsSync(file) && typeof (JSON.parse(readFileSync(file, 'utf8')) as { name?: unknown }).name === 'string') return file;
+    if (existsSync(file) && typeof (JSON.parse(readFileSync(file, 'utf8')) as { name?: unknown }).name === 'string')
+      return file;
   }
   throw new Error(`no package.json with a name above ${new URL('./', import.meta.url).pathname}`);
 }

@@ -17,7 +17,9 @@ export async function makeParentFolders(file: string): Promise<void> {
   const missing: string[] = [];
   let existing = folder;
   for (;;) {
-    const found = await stat(existing).catch((error: NodeJS.ErrnoException) => (error.code === 'ENOENT' ? undefined : Promise.reject(error)));
+    const found = await stat(existing).catch((error: NodeJS.ErrnoException) =>
+      error.code === 'ENOENT' ? undefined : Promise.reject(error),
+    );
     if (found) {
       if (!found.isDirectory()) throw new StoreFileError(file, `cannot be created: ${existing} is not a folder`);
       break;
@@ -31,7 +33,10 @@ export async function makeParentFolders(file: string): Promise<void> {
       await mkdir(path, { mode: 0o700 });
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') {
-        throw new StoreFileError(file, `cannot be created: making ${path} failed (${(error as NodeJS.ErrnoException).code})`);
+        throw new StoreFileError(
+          file,
+          `cannot be created: making ${path} failed (${(error as NodeJS.ErrnoException).code})`,
+        );
       }
     }
   }
@@ -48,7 +53,9 @@ export async function keepPrivate(file: string, warn: (line: string) => void): P
   const found = await stat(file).catch(() => undefined);
   if (!found || (found.mode & 0o077) === 0) return;
   await chmod(file, found.mode & 0o700);
-  warn(`${file} was readable by others (mode ${(found.mode & 0o777).toString(8)}); tightened it to ${(found.mode & 0o700).toString(8)}`);
+  warn(
+    `${file} was readable by others (mode ${(found.mode & 0o777).toString(8)}); tightened it to ${(found.mode & 0o700).toString(8)}`,
+  );
 }
 
 /**
@@ -72,5 +79,8 @@ export async function prepareStoreFile(file: string, warn: (line: string) => voi
 export function withRestoreHint(file: string, error: unknown): unknown {
   const previous = `${file}.previous`;
   if (!(error instanceof StoreFileError) || !existsSync(previous)) return error;
-  return new StoreFileError(file, `${error.message.slice(file.length + 2)}. The version before the last write is kept: restore it with  cp ${previous} ${file}`);
+  return new StoreFileError(
+    file,
+    `${error.message.slice(file.length + 2)}. The version before the last write is kept: restore it with  cp ${previous} ${file}`,
+  );
 }

@@ -56,10 +56,16 @@ export async function connectRedis(url: string, { timeoutMs, onDown, onBack }: R
  * @example
  * const redis = await readyRedis({ url, timeoutMs: 500 }, 'redis host:6379 (accounts)', 'account requests', log.warn);
  */
-export async function readyRedis(options: { url: string; timeoutMs: number }, where: string, what: string, warn: (line: string) => void): Promise<Redis> {
+export async function readyRedis(
+  options: { url: string; timeoutMs: number },
+  where: string,
+  what: string,
+  warn: (line: string) => void,
+): Promise<Redis> {
   const redis = await connectRedis(options.url, {
     timeoutMs: options.timeoutMs,
-    onDown: (error) => warn(`${where} unreachable (${error.message}): reads go on, ${what} answer 503 until it returns`),
+    onDown: (error) =>
+      warn(`${where} unreachable (${error.message}): reads go on, ${what} answer 503 until it returns`),
     onBack: () => warn(`${where} is back: ${what} are served again`),
   });
   await new Promise<void>((resolve, reject) => {

@@ -44,7 +44,11 @@ export class SyncedJsonFile<T> implements Adapter<T> {
       throw new StoreFileError(this.file, `cannot be read (${code ?? (error as Error).message})`);
     }
     const parsed = parseJson(text);
-    if ('error' in parsed) throw new StoreFileError(this.file, `line ${parsed.error.line}, column ${parsed.error.column}: ${parsed.error.message}`);
+    if ('error' in parsed)
+      throw new StoreFileError(
+        this.file,
+        `line ${parsed.error.line}, column ${parsed.error.column}: ${parsed.error.message}`,
+      );
     return parsed.value as T;
   }
 

@@ -16,7 +16,8 @@ export interface WholeFileOptions {
   writeSome?: WriteSome;
 }
 
-const writeSome: WriteSome = async (handle, buffer, offset, length) => (await handle.write(buffer, offset, length)).bytesWritten;
+const writeSome: WriteSome = async (handle, buffer, offset, length) =>
+  (await handle.write(buffer, offset, length)).bytesWritten;
 
 /** The temporary files `writeWholeFile` makes for `file`: `<name>.<random>.tmp` beside it. */
 const TEMPORARY = /^(.+)\.[0-9a-f]{12}\.tmp$/;
@@ -60,14 +61,18 @@ async function keepPrevious(file: string, temporary: string): Promise<void> {
  * @example
  * await writeWholeFile('var/accounts.json', text, { mode: 0o600, keepPrevious: true });
  */
-export async function writeWholeFile(file: string, data: string | Uint8Array, options: WholeFileOptions = {}): Promise<void> {
+export async function writeWholeFile(
+  file: string,
+  data: string | Uint8Array,
+  options: WholeFileOptions = {},
+): Promise<void> {
   const bytes = typeof data === 'string' ? Buffer.from(data) : data;
   const temporary = join(dirname(file), `${basename(file)}.${randomBytes(6).toString('hex')}.tmp`);
   const write = options.writeSome ?? writeSome;
   const handle = await open(temporary, 'wx', options.mode ?? 0o666);
   try {
     try {
-      for (let offset = 0; offset < bytes.length; ) {
+      for (let offset = 0; offset < bytes.length;) {
         const written = await write(handle, bytes, offset, bytes.length - offset);
         if (written <= 0) throw fsError('ENOSPC', `no byte written at ${offset} of ${bytes.length}`, temporary);
         offset += written;

@@ -38,7 +38,12 @@ export function forwardedAddress(entry: string): string | undefined {
  * clientAddress('10.0.0.2', '6.6.6.6, 203.0.113.7', 0); // '10.0.0.2'
  * clientAddress('10.0.0.2', 'garbage', 1); // '10.0.0.2'
  */
-export function clientAddress(peer: string | undefined, forwardedFor: string | undefined, hops: number, malformed: (entry: string) => void = () => {}): string {
+export function clientAddress(
+  peer: string | undefined,
+  forwardedFor: string | undefined,
+  hops: number,
+  malformed: (entry: string) => void = () => {},
+): string {
   if (hops > 0 && forwardedFor) {
     const entries = forwardedFor.split(',');
     // Fewer entries than hops: the request skipped a proxy; its leftmost entry is the best known.

@@ -32,7 +32,18 @@ export function limitHeaders(policy: string, limit: number, windowSeconds: numbe
     const remainingText = decimal(remaining);
     // join makes a flat string; a template makes a rope that Node's header check must flatten.
     const rateLimit = [left, remainingText, ';t=', decimal(Math.max(0, Math.round((reset - nowMs) / 1000)))].join('');
-    return ['X-Rate-Limit-Remaining', remainingText, 'X-Rate-Limit-Limit', limitText, 'X-Rate-Limit-Reset', resetText, 'RateLimit-Policy', policyText, 'RateLimit', rateLimit];
+    return [
+      'X-Rate-Limit-Remaining',
+      remainingText,
+      'X-Rate-Limit-Limit',
+      limitText,
+      'X-Rate-Limit-Reset',
+      resetText,
+      'RateLimit-Policy',
+      policyText,
+      'RateLimit',
+      rateLimit,
+    ];
   };
 }
 

@@ -69,7 +69,10 @@ export class RateLimits {
     const where = `redis ${shownRedis(redis.url)}`;
     const client = await connectRedis(redis.url, {
       timeoutMs: redis.timeoutMs,
-      onDown: (error) => log.warn(`${where} unreachable (${error.message}): requests are served without shared rate limits until it returns`),
+      onDown: (error) =>
+        log.warn(
+          `${where} unreachable (${error.message}): requests are served without shared rate limits until it returns`,
+        ),
       onBack: () => log.warn(`${where} is back: rate limits are shared again`),
     });
     return new RateLimits(options, log, client);
@@ -96,7 +99,11 @@ export class RateLimits {
     }
     this.auth = counted('rate:auth', options.auth, 'auth');
     this.pictures = counted('rate:pictures', options.pictures ?? Infinity, 'pictures');
-    this.failures = counter('login-failures', options.loginFailures.limit, options.loginFailures.windowMinutes * 60_000);
+    this.failures = counter(
+      'login-failures',
+      options.loginFailures.limit,
+      options.loginFailures.windowMinutes * 60_000,
+    );
   }
 
   get driver(): 'redis' | 'memory' {
@@ -117,16 +124,26 @@ export class RateLimits {
     } catch (error) {
       return this.failed(error);
     }
-    if (verdict instanceof Promise) return verdict.then((found) => this.admission(counted, budget, client, found), (error: unknown) => this.failed(error));
+    if (verdict instanceof Promise)
+      return verdict.then(
+        (found) => this.admission(counted, budget, client, found),
+        (error: unknown) => this.failed(error),
+      );
     return this.admission(counted, budget, client, verdict);
   }
 
-  private admission({ policy, headers: headersOf }: Counted, budget: Budget, client: Client, verdict: Verdict): Admission {
+  private admission(
+    { policy, headers: headersOf }: Counted,
+    budget: Budget,
+    client: Client,
+    verdict: Verdict,
+  ): Admission {
     const now = Date.now();
     const headers = headersOf(verdict, now);
     if (verdict.allowed) return { headers };
     const after = Math.max(1, Math.ceil((verdict.reset - now) / 1000));
-    const what = budget === 'api' ? `the ${policy} tier allows` : `the ${budget === 'auth' ? 'auth endpoints' : 'pictures'} allow`;
+    const what =
+      budget === 'api' ? `the ${policy} tier allows` : `the ${budget === 'auth' ? 'auth endpoints' : 'pictures'} allow`;
     const message = `Too many requests from ${client.name}: ${what} ${verdict.limit} per ${this.options.windowSeconds} s; retry in ${after} s`;
     return { headers, refusal: { message, headers: retryHeaders(after) } };
   }
@@ -137,7 +154,11 @@ export class RateLimits {
     const verdict = failures && (await this.count(() => failures.peek(username.toLowerCase())));
     if (!verdict || verdict.remaining > 0) return undefined;
     const wait = Math.max(1, Math.ceil((verdict.reset - Date.now()) / 1000));
-    return new HttpError(429, `Too many failed sign-ins for username '${username}'; retry in ${wait} s`, retryHeaders(wait));
+    return new HttpError(
+      429,
+      `Too many failed sign-ins for username '${username}'; retry in ${wait} s`,
+      retryHeaders(wait),
+    );
   }
 
   /** Counts one failed sign-in of `username`. */

@@ -59,7 +59,6 @@ export class CachedResponse {
     this.chars = chars;
   }
 
-
   /** The strong ETag of the variant in `encoding`. */
   etagFor(encoding: string): string {
     let tag = this.tags[encoding];
@@ -77,7 +76,10 @@ export class CachedResponse {
     const variant = encoding as 'br' | 'gzip';
     let bytes = this.encoded?.[variant];
     if (!bytes) {
-      const compressed = variant === 'br' ? brotliCompressSync(this.body, { params: { [constants.BROTLI_PARAM_QUALITY]: 9 } }) : gzipSync(this.body);
+      const compressed =
+        variant === 'br'
+          ? brotliCompressSync(this.body, { params: { [constants.BROTLI_PARAM_QUALITY]: 9 } })
+          : gzipSync(this.body);
       bytes = ownCopy(compressed);
       (this.encoded ??= {})[variant] = bytes;
       this.grown(this);
@@ -87,7 +89,13 @@ export class CachedResponse {
 
   /** What the entry takes in memory: its bytes, its characters and the measured overhead. */
   get size(): number {
-    return ENTRY_OVERHEAD_BYTES + this.chars + this.body.length + (this.encoded?.br?.length ?? 0) + (this.encoded?.gzip?.length ?? 0);
+    return (
+      ENTRY_OVERHEAD_BYTES +
+      this.chars +
+      this.body.length +
+      (this.encoded?.br?.length ?? 0) +
+      (this.encoded?.gzip?.length ?? 0)
+    );
   }
 }
 
@@ -130,12 +138,23 @@ export class ResponseCache {
       const { json, headers = {}, cheap = false } = build();
       // From what is sent, not from the data's version: a maintainer's If-Match on one record
       // still holds after a write to another, and every instance names the same bytes alike.
-      const etag = createHash('sha1').update(JSON.stringify(headers)).update('\0').update(json).digest('base64url').slice(0, 22);
+      const etag = createHash('sha1')
+        .update(JSON.stringify(headers))
+        .update('\0')
+        .update(json)
+        .digest('base64url')
+        .slice(0, 22);
       const body = Buffer.allocUnsafeSlow(Buffer.byteLength(json));
       body.write(json);
       // A new compressed variant makes the entry bigger: set it again so the budget sees it.
       const keep = !cheap && this.repeats !== undefined && this.repeats.seenBefore(key);
-      entry = new CachedResponse(key, body, { 'Content-Type': 'application/json', ...headers }, etag, keep ? (grown) => this.entries?.set(grown.key, grown) : undefined);
+      entry = new CachedResponse(
+        key,
+        body,
+        { 'Content-Type': 'application/json', ...headers },
+        etag,
+        keep ? (grown) => this.entries?.set(grown.key, grown) : undefined,
+      );
       if (keep) this.entries!.set(key, entry);
     }
     return entry;

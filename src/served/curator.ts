@@ -47,14 +47,16 @@ export class Curator {
   static async open(served: ServedCatalog, overlay: OverlayStore, log: Logger): Promise<Curator> {
     const curator = new Curator(served, overlay, served.current.catalog.version, log);
     await curator.#replayAll(served.current.catalog);
-    overlay.onChange(() =>
-      void curator.sync().then(
-        () => (curator.#behindReported = false),
-        (error: Error) => {
-          if (!curator.#behindReported) log.warn(`catalog changes from other instances not applied yet: ${error.message}`);
-          curator.#behindReported = true;
-        },
-      ),
+    overlay.onChange(
+      () =>
+        void curator.sync().then(
+          () => (curator.#behindReported = false),
+          (error: Error) => {
+            if (!curator.#behindReported)
+              log.warn(`catalog changes from other instances not applied yet: ${error.message}`);
+            curator.#behindReported = true;
+          },
+        ),
     );
     return curator;
   }
@@ -72,11 +74,20 @@ export class Curator {
         const draft = new Draft(catalog);
         const outcome = request.stage(draft);
         passGate(draft, outcome);
-        const kept = { at: new Date().toISOString(), account: { uuid: request.caller.uuid, username: request.caller.username }, request: request.request, changes: outcome.changes };
+        const kept = {
+          at: new Date().toISOString(),
+          account: { uuid: request.caller.uuid, username: request.caller.username },
+          request: request.request,
+          changes: outcome.changes,
+        };
         const appended = await this.overlay.append(kept, this.#seq);
         if ('behind' in appended) {
           // Never an endless loop: an overlay that ends before this instance's last write lost writes.
-          if (appended.behind.length === 0) throw new OverlayNotSaved('the overlay', `it ends before write ${this.#seq}, which this instance applied: was it emptied? Restart the instances`);
+          if (appended.behind.length === 0)
+            throw new OverlayNotSaved(
+              'the overlay',
+              `it ends before write ${this.#seq}, which this instance applied: was it emptied? Restart the instances`,
+            );
           // Another instance wrote first: catch up, then stage again on what it left.
           this.#catchUp(appended.behind);
           continue;

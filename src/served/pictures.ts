@@ -29,7 +29,10 @@ export const PICTURE_CACHE_BYTES = 8 * 2 ** 20;
  * new ServedPictures(catalog).get('/images/actors/4498….svg'); // a CachedResponse of image/svg+xml
  */
 export class ServedPictures {
-  private readonly entries = new LRUCache<string, CachedResponse>({ maxSize: PICTURE_CACHE_BYTES, sizeCalculation: (entry) => entry.size });
+  private readonly entries = new LRUCache<string, CachedResponse>({
+    maxSize: PICTURE_CACHE_BYTES,
+    sizeCalculation: (entry) => entry.size,
+  });
 
   constructor(private readonly catalog: Catalog) {}
 
@@ -39,9 +42,15 @@ export class ServedPictures {
     if (kept) return kept;
     const found = pictureAt(this.catalog, path);
     if (!found) return undefined;
-    const headers = { 'Content-Type': found.type, 'X-Content-Type-Options': 'nosniff', 'Content-Security-Policy': PICTURE_CSP };
+    const headers = {
+      'Content-Type': found.type,
+      'X-Content-Type-Options': 'nosniff',
+      'Content-Security-Policy': PICTURE_CSP,
+    };
     // A new compressed variant makes the entry bigger: set again so the budget sees it.
-    const entry = new CachedResponse(path, found.bytes, headers, found.etag, (grown) => this.entries.set(grown.key, grown));
+    const entry = new CachedResponse(path, found.bytes, headers, found.etag, (grown) =>
+      this.entries.set(grown.key, grown),
+    );
     this.entries.set(path, entry);
     return entry;
   }

@@ -36,7 +36,9 @@ export function reloadOnChange(
     const { lines, result } = await checkData(options.dir, options.defaultLanguage);
     if (!result.ok) {
       broken = true;
-      const serving = served.ready ? `still serving the last good catalog (version ${served.current.catalog.version})` : 'no catalog served yet: requests get 503 until the data is good';
+      const serving = served.ready
+        ? `still serving the last good catalog (version ${served.current.catalog.version})`
+        : 'no catalog served yet: requests get 503 until the data is good';
       log.warn(`${lines.join('\n')}\n${serving}`);
       return;
     }
@@ -45,9 +47,13 @@ export function reloadOnChange(
     if (!served.ready || result.catalog.version !== loaded) {
       await replace(result.catalog);
       loaded = result.catalog.version;
-      log.info(`${broken ? 'the data is good again: serving' : 'reloaded'} ${summary}; version ${result.catalog.version}`);
+      log.info(
+        `${broken ? 'the data is good again: serving' : 'reloaded'} ${summary}; version ${result.catalog.version}`,
+      );
     } else if (broken) {
-      log.info(`the data is good again: it is what was served before (version ${result.catalog.version}), still serving it`);
+      log.info(
+        `the data is good again: it is what was served before (version ${result.catalog.version}), still serving it`,
+      );
     }
     broken = false;
   };
@@ -59,12 +65,18 @@ export function reloadOnChange(
     try {
       while (pending) {
         pending = false;
-        await loadOnce().catch((error: Error) => log.warn(`reload of ${options.dir} failed: ${error.message}; still serving the last good catalog`));
+        await loadOnce().catch((error: Error) =>
+          log.warn(`reload of ${options.dir} failed: ${error.message}; still serving the last good catalog`),
+        );
       }
     } finally {
       loading = false;
     }
   };
 
-  watchDataFiles(options.dir, () => void reload(), (error) => log.warn(`stopped watching ${options.dir}: ${error.message}`));
+  watchDataFiles(
+    options.dir,
+    () => void reload(),
+    (error) => log.warn(`stopped watching ${options.dir}: ${error.message}`),
+  );
 }

@@ -37,12 +37,20 @@ export class ServedCatalog {
 
   get current(): Served {
     if (!this.#current) {
-      throw new HttpError(503, 'No catalog is served yet: the data has problems (the server log lists them); it is served as soon as they are fixed', { 'Retry-After': '2' });
+      throw new HttpError(
+        503,
+        'No catalog is served yet: the data has problems (the server log lists them); it is served as soon as they are fixed',
+        { 'Retry-After': '2' },
+      );
     }
     return this.#current;
   }
 
   replace(catalog: Catalog): void {
-    this.#current = { catalog, cache: new ResponseCache(this.cacheBytes, catalog.version), pictures: new ServedPictures(catalog) };
+    this.#current = {
+      catalog,
+      cache: new ResponseCache(this.cacheBytes, catalog.version),
+      pictures: new ServedPictures(catalog),
+    };
   }
 }

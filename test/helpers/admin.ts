@@ -12,12 +12,19 @@ import { newUser, post, type RunningApp } from './accounts-app.ts';
 export async function tokenWithRole(app: RunningApp, role: string, n: string): Promise<string> {
   const store = await openStore(accountOptions(app.config).store, createLogger({ level: 'silent', format: 'text' }));
   try {
-    await createAccount(store, readRegisterBody(newUser(n, { role })), passwordHasher({ scryptN: 1024, hashes: { concurrent: 2, queued: 8 } }));
+    await createAccount(
+      store,
+      readRegisterBody(newUser(n, { role })),
+      passwordHasher({ scryptN: 1024, hashes: { concurrent: 2, queued: 8 } }),
+    );
   } finally {
     store.close();
   }
-  for (const deadline = Date.now() + 10_000; ; ) {
-    const { status, body } = await post(app.url, '/api/v1/auth/authenticate', { username: `user_${n}`, password: `password of ${n}` });
+  for (const deadline = Date.now() + 10_000; ;) {
+    const { status, body } = await post(app.url, '/api/v1/auth/authenticate', {
+      username: `user_${n}`,
+      password: `password of ${n}`,
+    });
     if (status === 200) return String(body.token);
     if (status !== 401 || Date.now() > deadline) throw new Error(`signing in ${n}: ${status} ${JSON.stringify(body)}`);
     await new Promise((resolve) => setTimeout(resolve, 100));

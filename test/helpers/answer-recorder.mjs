@@ -12,7 +12,10 @@ if (file) {
   subscribe('http.server.request.start', ({ request, response }) => {
     const chunks = [];
     const keep = (chunk, encoding) => {
-      if (chunk && typeof chunk !== 'function') chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk, typeof encoding === 'string' ? encoding : 'utf8'));
+      if (chunk && typeof chunk !== 'function')
+        chunks.push(
+          Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk, typeof encoding === 'string' ? encoding : 'utf8'),
+        );
     };
     const write = response.write.bind(response);
     const end = response.end.bind(response);
@@ -22,7 +25,13 @@ if (file) {
       const headers = writtenHeaders(response._header);
       // Only JSON bodies are held against a schema; the others are not kept.
       const json = /^application\/(.+\+)?json\b/i.test(headers['content-type'] ?? '');
-      const answer = { method: request.method, url: request.url, status: response.statusCode, headers, body: json ? Buffer.concat(chunks).toString('base64') : '' };
+      const answer = {
+        method: request.method,
+        url: request.url,
+        status: response.statusCode,
+        headers,
+        body: json ? Buffer.concat(chunks).toString('base64') : '',
+      };
       appendFileSync(file, `${JSON.stringify(answer)}\n`);
     });
   });

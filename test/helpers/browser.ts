@@ -5,7 +5,16 @@ import * as assert from 'uvu/assert';
 
 /** Debian's chromium (packages `chromium` and `chromium-driver`; .ci/run installs them), or the one CHROMIUM_PATH names. */
 const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
-const FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-quic'];
+const FLAGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--disable-quic',
+];
 
 /** A headless browser cut off from everything but this machine, and what its page did. */
 export interface OfflineBrowser {
@@ -30,8 +39,16 @@ const isLoopback = (url: URL) => ['127.0.0.1', 'localhost', '[::1]'].includes(ur
  * await browser.page.goto(`${server.url}/api/docs`);
  */
 export async function offlineBrowser(dir: string): Promise<OfflineBrowser> {
-  assert.ok(existsSync(CHROMIUM), `${CHROMIUM} is missing: apt-get install chromium chromium-driver (.ci/run does), or set CHROMIUM_PATH`);
-  const context = await chromium.launchPersistentContext(join(dir, 'profile'), { executablePath: CHROMIUM, headless: true, args: FLAGS, viewport: { width: 1280, height: 900 } });
+  assert.ok(
+    existsSync(CHROMIUM),
+    `${CHROMIUM} is missing: apt-get install chromium chromium-driver (.ci/run does), or set CHROMIUM_PATH`,
+  );
+  const context = await chromium.launchPersistentContext(join(dir, 'profile'), {
+    executablePath: CHROMIUM,
+    headless: true,
+    args: FLAGS,
+    viewport: { width: 1280, height: 900 },
+  });
   const requested: string[] = [];
   const blocked: string[] = [];
   const problems: string[] = [];

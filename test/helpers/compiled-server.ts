@@ -13,7 +13,7 @@ const RECORDER = join(ROOT, 'test', 'helpers', 'answer-recorder.mjs');
 
 /** Waits until `url` answers `/api/ping`, or throws with the output when the process ended first. */
 async function waitUntilUp(url: string, exited: () => boolean, output: () => string): Promise<void> {
-  for (const deadline = Date.now() + 30_000; Date.now() < deadline; ) {
+  for (const deadline = Date.now() + 30_000; Date.now() < deadline;) {
     if (exited()) throw new Error(`the compiled server exited:\n${output()}`);
     const answered = await fetch(`${url}/api/ping`).then(
       (response) => response.status === 200,
@@ -51,12 +51,26 @@ export async function startApp(env: Record<string, string> = {}, dir?: string): 
   const file = join(folder, 'accounts.json');
   const answers = join(await tempDir(), 'answers.jsonl');
   const port = await freePort();
-  const settings = { DATA_DIR: join(ROOT, 'data'), ACCOUNTS_FILE: file, ...TEST_ENV, LOG_LEVEL: 'info', LOG_FORMAT: 'json', ...env, PORT: String(port), HOST: '127.0.0.1' };
+  const settings = {
+    DATA_DIR: join(ROOT, 'data'),
+    ACCOUNTS_FILE: file,
+    ...TEST_ENV,
+    LOG_LEVEL: 'info',
+    LOG_FORMAT: 'json',
+    ...env,
+    PORT: String(port),
+    HOST: '127.0.0.1',
+  };
   const read = readConfig(settings);
   if ('error' in read) throw new Error(read.error);
   const child = spawn(process.execPath, [...START_ARGS], {
     cwd: ROOT,
-    env: { ...process.env, ...settings, ANSWERS_FILE: answers, NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --import=${RECORDER}`.trim() },
+    env: {
+      ...process.env,
+      ...settings,
+      ANSWERS_FILE: answers,
+      NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --import=${RECORDER}`.trim(),
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let stdout = '';
@@ -66,7 +80,11 @@ export async function startApp(env: Record<string, string> = {}, dir?: string): 
   const exited = once(child, 'exit');
   const url = `http://127.0.0.1:${port}`;
   try {
-    await waitUntilUp(url, () => child.exitCode !== null, () => stdout + stderr);
+    await waitUntilUp(
+      url,
+      () => child.exitCode !== null,
+      () => stdout + stderr,
+    );
   } catch (error) {
     child.kill('SIGKILL');
     throw error;
@@ -93,12 +111,17 @@ export async function startApp(env: Record<string, string> = {}, dir?: string): 
       });
     await rm(answers, { force: true });
     const failures: string[] = [];
-    if (document === undefined) failures.push(`the server stopped answering before it was closed:\n${(stdout + stderr).slice(-2000)}`);
+    if (document === undefined)
+      failures.push(`the server stopped answering before it was closed:\n${(stdout + stderr).slice(-2000)}`);
     const problems = document === undefined ? [] : contractProblems(await resolvedDocument(document), recorded);
     if (code !== 0) failures.push(`the server did not stop cleanly on SIGTERM (exit ${code ?? signal})`);
     const fiveHundreds = warnings.filter((line) => /^500 /.test(line) || /\n\s+at /.test(line));
-    if (fiveHundreds.length) failures.push(`the server logged a 500 or a stack trace:\n${fiveHundreds.slice(0, 5).join('\n')}`);
-    if (problems.length) failures.push(`answers the OpenAPI document does not describe:\n${[...new Set(problems)].slice(0, 40).join('\n')}`);
+    if (fiveHundreds.length)
+      failures.push(`the server logged a 500 or a stack trace:\n${fiveHundreds.slice(0, 5).join('\n')}`);
+    if (problems.length)
+      failures.push(
+        `answers the OpenAPI document does not describe:\n${[...new Set(problems)].slice(0, 40).join('\n')}`,
+      );
     if (failures.length) throw new Error(failures.join('\n'));
   };
   return {

@@ -25,15 +25,33 @@ export function watchContract(server: Server, doc: Json): () => string[] {
   server.prependListener('request', (req: IncomingMessage, res: ServerResponse) => {
     const chunks: Buffer[] = [];
     const keep = (chunk: unknown, encoding?: unknown) => {
-      if (chunk && typeof chunk !== 'function') chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk as string, typeof encoding === 'string' ? (encoding as BufferEncoding) : 'utf8'));
+      if (chunk && typeof chunk !== 'function')
+        chunks.push(
+          Buffer.isBuffer(chunk)
+            ? chunk
+            : Buffer.from(chunk as string, typeof encoding === 'string' ? (encoding as BufferEncoding) : 'utf8'),
+        );
     };
     const write = res.write.bind(res) as (...args: unknown[]) => boolean;
     const end = res.end.bind(res) as (...args: unknown[]) => ServerResponse;
-    res.write = ((chunk: unknown, ...rest: unknown[]) => (keep(chunk, rest[0]), write(chunk, ...rest))) as typeof res.write;
+    res.write = ((chunk: unknown, ...rest: unknown[]) => (
+      keep(chunk, rest[0]),
+      write(chunk, ...rest)
+    )) as typeof res.write;
     res.end = ((chunk?: unknown, ...rest: unknown[]) => (keep(chunk, rest[0]), end(chunk, ...rest))) as typeof res.end;
     res.on('finish', () => {
       const headers = writtenHeaders((res as unknown as { _header?: string })._header);
-      problems.push(...contractProblems(doc, [{ method: req.method ?? '', url: req.url ?? '', status: res.statusCode, headers, body: Buffer.concat(chunks) }]));
+      problems.push(
+        ...contractProblems(doc, [
+          {
+            method: req.method ?? '',
+            url: req.url ?? '',
+            status: res.statusCode,
+            headers,
+            body: Buffer.concat(chunks),
+          },
+        ]),
+      );
     });
   });
   return () => problems;
@@ -48,7 +66,10 @@ const METHODS = ['get', 'put', 'post', 'delete', 'patch'];
 function templateOf(doc: Json, path: string): string | undefined {
   let best: { template: string; fixed: number } | undefined;
   for (const template of Object.keys(doc.paths as Json)) {
-    const pattern = new RegExp(`^${template.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{\w+\}/g, '[^/]+')}/?$`, 'i');
+    const pattern = new RegExp(
+      `^${template.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{\w+\}/g, '[^/]+')}/?$`,
+      'i',
+    );
     if (!pattern.test(path)) continue;
     const fixed = template.replace(/\{\w+\}/g, '').length;
     if (!best || fixed > best.fixed) best = { template, fixed };
@@ -93,7 +114,8 @@ export function contractProblems(doc: Json, answers: readonly Answer[]): string[
     const path = answer.url.split('?')[0]!;
     const template = templateOf(doc, path);
     const method = answer.method === 'HEAD' ? 'get' : answer.method.toLowerCase();
-    const operation = template && METHODS.includes(method) ? ((doc.paths as Json)[template][method] as Json | undefined) : undefined;
+    const operation =
+      template && METHODS.includes(method) ? ((doc.paths as Json)[template][method] as Json | undefined) : undefined;
     let described: Json | undefined;
     if (operation) {
       const responses = operation.responses as Json;
@@ -103,7 +125,9 @@ export function contractProblems(doc: Json, answers: readonly Answer[]): string[
         continue;
       }
       const declared = Object.keys((described.headers ?? {}) as Json).map((name) => name.toLowerCase());
-      for (const name of known) if (name in answer.headers && !declared.includes(name)) problems.push(`${where}: sends ${name}, not declared for this answer`);
+      for (const name of known)
+        if (name in answer.headers && !declared.includes(name))
+          problems.push(`${where}: sends ${name}, not declared for this answer`);
     } else if (answer.status < 400) {
       problems.push(`${where}: no operation of the document answers this`);
       continue;

@@ -9,10 +9,19 @@ export interface Answer {
 
 /** `call(method, path, body?, headers?)` on `app` with `token`; a string body is sent as it is. */
 export function caller(app: TestServer, token: string) {
-  return async (method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<Answer> => {
+  return async (
+    method: string,
+    path: string,
+    body?: unknown,
+    headers: Record<string, string> = {},
+  ): Promise<Answer> => {
     const response = await fetch(app.url + path, {
       method,
-      headers: { Authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'Content-Type': 'application/json' }), ...headers },
+      headers: {
+        Authorization: `Bearer ${token}`,
+        ...(body === undefined ? {} : { 'Content-Type': 'application/json' }),
+        ...headers,
+      },
       ...(body === undefined ? {} : { body: typeof body === 'string' ? body : JSON.stringify(body) }),
     });
     const text = await response.text();

@@ -39,8 +39,14 @@ export function docFiles(): string[] {
 }
 
 /** The marks written in the comments between the previous block and the line `before`. */
-function marksAbove(lines: string[], before: number): { skipAll?: string; skips: { prefix: string; why: string }[]; env: Record<string, string> } {
-  const found: { skipAll?: string; skips: { prefix: string; why: string }[]; env: Record<string, string> } = { skips: [], env: {} };
+function marksAbove(
+  lines: string[],
+  before: number,
+): { skipAll?: string; skips: { prefix: string; why: string }[]; env: Record<string, string> } {
+  const found: { skipAll?: string; skips: { prefix: string; why: string }[]; env: Record<string, string> } = {
+    skips: [],
+    env: {},
+  };
   let start = before - 1;
   while (start >= 0 && (lines[start]!.trim() === '' || lines[start]!.trim().startsWith('<!--'))) start--;
   const text = lines.slice(start + 1, before).join('\n');
@@ -75,7 +81,13 @@ export function blockCommands(content: string, file: string, firstLine: number):
   const lines = content.split('\n');
   let current: { text: string; line: number; comments: string[]; open: boolean } | undefined;
   const flush = () => {
-    if (current) commands.push({ file, line: current.line, text: current.text, ...(shownOutput(current.comments) !== undefined ? { shows: shownOutput(current.comments)! } : {}) });
+    if (current)
+      commands.push({
+        file,
+        line: current.line,
+        text: current.text,
+        ...(shownOutput(current.comments) !== undefined ? { shows: shownOutput(current.comments)! } : {}),
+      });
     current = undefined;
   };
   for (let i = 0; i < lines.length; i++) {
@@ -89,7 +101,11 @@ export function blockCommands(content: string, file: string, firstLine: number):
       // indented under it are what the command prints; any other comment is prose for the reader.
       const comment = line.trim();
       const continues = current !== undefined && current.comments.length > 0 && /^#\s{2,}/.test(comment);
-      const opens = current !== undefined && current.comments.length === 0 && current.open && OUTPUT.test(comment.replace(/^#\s?/, ''));
+      const opens =
+        current !== undefined &&
+        current.comments.length === 0 &&
+        current.open &&
+        OUTPUT.test(comment.replace(/^#\s?/, ''));
       if (continues || opens) current!.comments.push(comment);
       else if (current) current.open = false;
       continue;
@@ -134,5 +150,10 @@ export function showsOutput(shown: string, output: string): boolean {
     .split(/…|\.\.\./)
     .map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
     .join('[\\s\\S]*?');
-  return new RegExp(`^${pattern}$`).test(output.replace(/\r/g, '').replace(/\s*\n\s*/g, '').trim());
+  return new RegExp(`^${pattern}$`).test(
+    output
+      .replace(/\r/g, '')
+      .replace(/\s*\n\s*/g, '')
+      .trim(),
+  );
 }

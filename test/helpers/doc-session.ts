@@ -18,7 +18,9 @@ const SERVER = /^(\w+=\S*\s+)*(npm start|npm run dev|npm run classroom|node\s.*d
  */
 export function sandboxCopy(): string {
   const dir = mkdtempSync(join(tmpdir(), 'catalog-docs-'));
-  const tracked = spawnSync('git', ['ls-files', '-z'], { cwd: ROOT, encoding: 'utf8' }).stdout.split('\0').filter(Boolean);
+  const tracked = spawnSync('git', ['ls-files', '-z'], { cwd: ROOT, encoding: 'utf8' })
+    .stdout.split('\0')
+    .filter(Boolean);
   for (const file of tracked) {
     mkdirSync(dirname(join(dir, file)), { recursive: true });
     cpSync(join(ROOT, file), join(dir, file));
@@ -32,7 +34,12 @@ export function sandboxCopy(): string {
   return dir;
 }
 
-const GIT_IDENTITY = { GIT_AUTHOR_NAME: 'Docs Test', GIT_AUTHOR_EMAIL: 'docs@example.org', GIT_COMMITTER_NAME: 'Docs Test', GIT_COMMITTER_EMAIL: 'docs@example.org' };
+const GIT_IDENTITY = {
+  GIT_AUTHOR_NAME: 'Docs Test',
+  GIT_AUTHOR_EMAIL: 'docs@example.org',
+  GIT_COMMITTER_NAME: 'Docs Test',
+  GIT_COMMITTER_EMAIL: 'docs@example.org',
+};
 
 /** What one command did: its exit code, what it printed, and its standard error apart (curl's progress meter goes there when not on a terminal). */
 export interface Ran {
@@ -54,7 +61,14 @@ export class DocSession {
     readonly dir: string,
     readonly port: number,
   ) {
-    this.env = { PATH: process.env.PATH ?? '', HOME: dir, LANG: 'C.UTF-8', HOST: '127.0.0.1', PORT: String(port), ...GIT_IDENTITY };
+    this.env = {
+      PATH: process.env.PATH ?? '',
+      HOME: dir,
+      LANG: 'C.UTF-8',
+      HOST: '127.0.0.1',
+      PORT: String(port),
+      ...GIT_IDENTITY,
+    };
     this.shell = spawn('bash', ['--noprofile', '--norc'], { cwd: dir, env: this.env });
     this.shell.stdout.setEncoding('utf8').on('data', (chunk: string) => (this.pending += chunk));
   }
@@ -70,15 +84,25 @@ export class DocSession {
     if (SERVER.test(command)) return this.startServer(command, env);
     if (command.includes(`localhost:${this.port}`) && !this.server) await this.startServer('npm start', {});
     const marker = `__done_${Math.random().toString(36).slice(2)}__`;
-    const exports = Object.entries(env).map(([name, value]) => `${name}='${value}' `).join('');
+    const exports = Object.entries(env)
+      .map(([name, value]) => `${name}='${value}' `)
+      .join('');
     this.pending = '';
     // Braces keep the shell's variables; no command reads the session's own input.
     const errors = join(this.dir, '.command-errors');
-    this.shell.stdin.write(`{ ${exports ? `export ${exports};` : ''}\n${command}\n} </dev/null 2>${errors}\necho "${marker}$?"\n${exports ? `unset ${Object.keys(env).join(' ')}\n` : ''}`);
-    for (const deadline = Date.now() + 120_000; Date.now() < deadline; ) {
+    this.shell.stdin.write(
+      `{ ${exports ? `export ${exports};` : ''}\n${command}\n} </dev/null 2>${errors}\necho "${marker}$?"\n${exports ? `unset ${Object.keys(env).join(' ')}\n` : ''}`,
+    );
+    for (const deadline = Date.now() + 120_000; Date.now() < deadline;) {
       const found = new RegExp(`${marker}(\\d+)\\n`).exec(this.pending);
-      if (found) return { code: Number(found[1]), output: this.pending.slice(0, found.index), errors: readFileSync(errors, 'utf8') };
-      if (this.shell.exitCode !== null) throw new Error(`the shell exited (${this.shell.exitCode}) during: ${command}\n${this.pending}`);
+      if (found)
+        return {
+          code: Number(found[1]),
+          output: this.pending.slice(0, found.index),
+          errors: readFileSync(errors, 'utf8'),
+        };
+      if (this.shell.exitCode !== null)
+        throw new Error(`the shell exited (${this.shell.exitCode}) during: ${command}\n${this.pending}`);
       await new Promise((resolve) => setTimeout(resolve, 20));
     }
     throw new Error(`no end within 120 s: ${command}\n${this.pending}`);
@@ -88,11 +112,16 @@ export class DocSession {
   private async startServer(command: string, env: Record<string, string>): Promise<Ran> {
     await this.stopServer();
     let output = '';
-    const child = spawn('bash', ['-c', command], { cwd: this.dir, env: { ...this.env, ...env }, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn('bash', ['-c', command], {
+      cwd: this.dir,
+      env: { ...this.env, ...env },
+      detached: true,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     child.stdout!.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
     child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
     this.server = { child, output: () => output };
-    for (const deadline = Date.now() + 60_000; Date.now() < deadline; ) {
+    for (const deadline = Date.now() + 60_000; Date.now() < deadline;) {
       if (child.exitCode !== null) return { code: child.exitCode, output, errors: '' };
       const up = await fetch(`http://127.0.0.1:${this.port}/api/ping`).then(
         (response) => response.ok,

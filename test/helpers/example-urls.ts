@@ -19,8 +19,18 @@ export async function exampleUrls(resolved: Json): Promise<(template: string) =>
     const family = /^\/api\/v1\/(\w+)/.exec(template)?.[1] ?? '';
     const record = firsts.get(family);
     const social = (record?.socials as { social: string }[] | undefined)?.[0]?.social ?? '';
-    const path = template.replace('{uuid}', String(record?.uuid)).replace('{language}', 'pt-BR').replace('{social}', social).replace('{asset}', 'reference.css').replace('{file}', 'graphiql.css').replace('/images/{folder}/{picture}', String(firsts.get('characters')?.thumbnail));
-    const required = ((operation(resolved, 'GET', template).parameters ?? []) as Json[]).filter((p) => p.in === 'query' && p.required);
-    return required.length ? `${path}?${new URLSearchParams(required.map((p): [string, string] => [String(p.name), String(p.example)]))}` : path;
+    const path = template
+      .replace('{uuid}', String(record?.uuid))
+      .replace('{language}', 'pt-BR')
+      .replace('{social}', social)
+      .replace('{asset}', 'reference.css')
+      .replace('{file}', 'graphiql.css')
+      .replace('/images/{folder}/{picture}', String(firsts.get('characters')?.thumbnail));
+    const required = ((operation(resolved, 'GET', template).parameters ?? []) as Json[]).filter(
+      (p) => p.in === 'query' && p.required,
+    );
+    return required.length
+      ? `${path}?${new URLSearchParams(required.map((p): [string, string] => [String(p.name), String(p.example)]))}`
+      : path;
   };
 }

@@ -16,7 +16,10 @@ export interface FixtureOptions {
  * laid over it (warnings also over `fixtures/series`, a season of two episodes). Keeps each
  * fixture down to the files that differ.
  */
-export async function problemFixture(name: string, kind: 'problems' | 'warnings' = 'problems'): Promise<{ dir: string; options: FixtureOptions }> {
+export async function problemFixture(
+  name: string,
+  kind: 'problems' | 'warnings' = 'problems',
+): Promise<{ dir: string; options: FixtureOptions }> {
   const dir = await mkdtemp(join(tmpdir(), `catalog-${name}-`));
   await cp(join(FIXTURES, 'base'), dir, { recursive: true });
   if (kind === 'warnings') await cp(join(FIXTURES, 'series'), dir, { recursive: true });
@@ -27,6 +30,7 @@ export async function problemFixture(name: string, kind: 'problems' | 'warnings'
   } catch {
     // no options.json: plain overlay
   }
-  for (const file of ['options.json', 'expected.txt', ...(options.remove ?? [])]) await rm(join(dir, file), { force: true });
+  for (const file of ['options.json', 'expected.txt', ...(options.remove ?? [])])
+    await rm(join(dir, file), { force: true });
   return { dir, options };
 }

@@ -103,19 +103,26 @@ class Crawl {
       if (problem) return this.problem(problem);
       const served = answer.body.data!.page;
       pages = served.total_pages;
-      if (served.size !== size || served.page !== page) this.problem(`${at}, page ${page}: served page ${served.page} of size ${served.size}, asked ${page} of ${size}`);
+      if (served.size !== size || served.page !== page)
+        this.problem(
+          `${at}, page ${page}: served page ${served.page} of size ${served.size}, asked ${page} of ${size}`,
+        );
       for (const record of served.items) {
         if (listed === 0) this.firsts.set(`${family} ${language}`, String(record.uuid));
         if (listed % this.options.compareEvery === 0) await this.compare(family, type, record, language);
         listed++;
         uuids.add(String(record.uuid));
       }
-      if (page === pages && (listed !== served.total_items || uuids.size !== listed)) this.problem(`${at}: ${listed} records (${uuids.size} distinct) on ${pages} pages, total_items ${served.total_items}`);
+      if (page === pages && (listed !== served.total_items || uuids.size !== listed))
+        this.problem(
+          `${at}: ${listed} records (${uuids.size} distinct) on ${pages} pages, total_items ${served.total_items}`,
+        );
     }
     this.report.records += uuids.size;
     const rest = await this.server.get(`/api/v1/${family}?language=${language}&size=1`);
     const total = Number(rest.headers.get('x-pagination-item-total'));
-    if (total !== uuids.size) this.problem(`${at}: GraphQL served ${uuids.size} records, REST's X-Pagination-Item-Total is ${total}`);
+    if (total !== uuids.size)
+      this.problem(`${at}: GraphQL served ${uuids.size} records, REST's X-Pagination-Item-Total is ${total}`);
   }
 
   /** A singular root field in `language` (by the family's first record's uuid when it takes one), compared with REST. */
@@ -125,7 +132,11 @@ class Crawl {
     const query = byUuid
       ? `query One($uuid: ID!, $language: String!) { record: ${name}(uuid: $uuid, language: $language) ${this.shape.selectionOf(type)} }`
       : `query One($language: String!) { record: ${name}(language: $language) ${this.shape.selectionOf(type)} }`;
-    const answer = await postGraphQL<{ record: JsonObject | null }>(this.server, query, byUuid ? { uuid, language } : { language });
+    const answer = await postGraphQL<{ record: JsonObject | null }>(
+      this.server,
+      query,
+      byUuid ? { uuid, language } : { language },
+    );
     const at = `${name} in ${language}`;
     const problem = answerProblem(at, answer);
     if (problem) return this.problem(problem);

@@ -34,9 +34,16 @@ export interface RestRecord {
 }
 
 function linkDisagreement(field: ShapeField, value: unknown, rest: unknown): string | undefined {
-  const answered = value === null ? null : field.list ? (value as { uuid: string }[]).map((v) => v.uuid) : (value as { uuid: string }).uuid;
+  const answered =
+    value === null
+      ? null
+      : field.list
+        ? (value as { uuid: string }[]).map((v) => v.uuid)
+        : (value as { uuid: string }).uuid;
   const expected = rest === undefined ? null : field.list ? (rest as string[]).map(uuidOf) : uuidOf(rest as string);
-  return isDeepStrictEqual(answered, expected) ? undefined : `${JSON.stringify(answered)}, REST ${JSON.stringify(expected)}`;
+  return isDeepStrictEqual(answered, expected)
+    ? undefined
+    : `${JSON.stringify(answered)}, REST ${JSON.stringify(expected)}`;
 }
 
 /**
@@ -48,7 +55,13 @@ function linkDisagreement(field: ShapeField, value: unknown, rest: unknown): str
  * @example
  * disagreements(shape, 'Season', { uuid, title: 'O Sinal', episodes: [{ uuid: 'a0f7…' }], … }, { record: restSeason, subresources }, 'pt-BR'); // []
  */
-export function disagreements(shape: CatalogShape, type: string, record: JsonObject, { record: rest, subresources }: RestRecord, language: string): string[] {
+export function disagreements(
+  shape: CatalogShape,
+  type: string,
+  record: JsonObject,
+  { record: rest, subresources }: RestRecord,
+  language: string,
+): string[] {
   const fields = shape.fieldsOf(type);
   const problems: string[] = [];
   const at = `${type} ${String(rest.uuid)} in ${language}`;
@@ -57,9 +70,11 @@ export function disagreements(shape: CatalogShape, type: string, record: JsonObj
     const expected = subresources.has(field.name) ? subresources.get(field.name) : rest[field.name];
     let problem: string | undefined;
     if (field.kind === 'link') problem = linkDisagreement(field, value, expected);
-    else if (!isDeepStrictEqual(withoutNulls(value), withoutNulls(expected ?? null))) problem = `${JSON.stringify(value)}, REST ${JSON.stringify(expected)}`;
+    else if (!isDeepStrictEqual(withoutNulls(value), withoutNulls(expected ?? null)))
+      problem = `${JSON.stringify(value)}, REST ${JSON.stringify(expected)}`;
     if (problem) problems.push(`${at}: ${field.name}: GraphQL ${problem}`);
   }
-  for (const name of Object.keys(rest)) if (!fields.some((f) => f.name === name)) problems.push(`${at}: ${name}: only REST has it`);
+  for (const name of Object.keys(rest))
+    if (!fields.some((f) => f.name === name)) problems.push(`${at}: ${name}: only REST has it`);
   return problems;
 }

@@ -65,8 +65,16 @@ export interface GraphQLAnswer<T> {
  * @example
  * const { body } = await postGraphQL(server, '{ overview { title } }');
  */
-export async function postGraphQL<T>(server: TestServer, query: string, variables: Record<string, unknown> = {}): Promise<GraphQLAnswer<T>> {
-  const response = await fetch(`${server.url}/api/graphql`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ query, variables }) });
+export async function postGraphQL<T>(
+  server: TestServer,
+  query: string,
+  variables: Record<string, unknown> = {},
+): Promise<GraphQLAnswer<T>> {
+  const response = await fetch(`${server.url}/api/graphql`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ query, variables }),
+  });
   return { status: response.status, body: await json(response) };
 }
 
@@ -80,7 +88,8 @@ function named(ref: TypeRef): { name: string; kind: string; list: boolean } {
   return { name: at.name!, kind: at.kind, list };
 }
 
-const requiredArguments = (field: IntrospectedField) => field.args.filter((arg) => arg.type.kind === 'NON_NULL').map((arg) => arg.name);
+const requiredArguments = (field: IntrospectedField) =>
+  field.args.filter((arg) => arg.type.kind === 'NON_NULL').map((arg) => arg.name);
 
 /**
  * The schema a server serves, as a crawl walks it. A record type is an object type with
@@ -108,7 +117,8 @@ export class CatalogShape {
       const type = named(root.type).name;
       if (!this.isRecord(type)) continue;
       const unknown = requiredArguments(root).filter((arg) => arg !== 'uuid');
-      if (unknown.length) throw new Error(`the crawl does not know what to give ${root.name}'s required arguments ${unknown.join(', ')}`);
+      if (unknown.length)
+        throw new Error(`the crawl does not know what to give ${root.name}'s required arguments ${unknown.join(', ')}`);
       const family = this.lists.find((list) => list.type === type)?.family ?? root.name;
       this.singles.push({ name: root.name, type, family, byUuid: root.args.some((arg) => arg.name === 'uuid') });
     }
@@ -116,8 +126,11 @@ export class CatalogShape {
 
   /** Introspects the server's schema. */
   static async of(server: TestServer): Promise<CatalogShape> {
-    const { status, body } = await postGraphQL<{ __schema: { queryType: { name: string }; types: IntrospectedType[] } }>(server, INTROSPECTION);
-    if (status !== 200 || body.errors) throw new Error(`introspection failed (${status}): ${JSON.stringify(body.errors)}`);
+    const { status, body } = await postGraphQL<{
+      __schema: { queryType: { name: string }; types: IntrospectedType[] };
+    }>(server, INTROSPECTION);
+    if (status !== 200 || body.errors)
+      throw new Error(`introspection failed (${status}): ${JSON.stringify(body.errors)}`);
     return new CatalogShape(body.data!.__schema.types, body.data!.__schema.queryType.name);
   }
 
@@ -149,7 +162,10 @@ export class CatalogShape {
   private fieldSelection(owner: string, field: IntrospectedField): string {
     const required = requiredArguments(field);
     const unknown = required.filter((arg) => arg !== 'language');
-    if (unknown.length) throw new Error(`the crawl does not know what to give ${owner}.${field.name}'s required arguments ${unknown.join(', ')}`);
+    if (unknown.length)
+      throw new Error(
+        `the crawl does not know what to give ${owner}.${field.name}'s required arguments ${unknown.join(', ')}`,
+      );
     const call = required.length ? `${field.name}(language: $language)` : field.name;
     const of = named(field.type);
     if (of.kind !== 'OBJECT') return call;

@@ -13,7 +13,13 @@ export { startApp } from './compiled-server.ts';
  * of hashes, and room for the hundreds of concurrent connections (and hashes) from one
  * address that the burst tests open to stand for many clients.
  */
-export const TEST_ENV = { SCRYPT_N: '1024', LOG_LEVEL: 'silent', RATE_LIMIT: 'off', MAX_CONNECTIONS_PER_ADDRESS: '1000', HASH_QUEUE: '1000' };
+export const TEST_ENV = {
+  SCRYPT_N: '1024',
+  LOG_LEVEL: 'silent',
+  RATE_LIMIT: 'off',
+  MAX_CONNECTIONS_PER_ADDRESS: '1000',
+  HASH_QUEUE: '1000',
+};
 
 /** A fresh temporary folder (for an accounts file, say). */
 export function tempDir(): Promise<string> {
@@ -50,7 +56,8 @@ export async function resolvedDocument(text: string): Promise<Json> {
   if (!resolved) {
     const validator = new Validator();
     const checked = await validator.validate(JSON.parse(text) as Json);
-    if (!checked.valid) throw new Error(`the served OpenAPI document is not valid: ${JSON.stringify(checked.errors).slice(0, 500)}`);
+    if (!checked.valid)
+      throw new Error(`the served OpenAPI document is not valid: ${JSON.stringify(checked.errors).slice(0, 500)}`);
     resolvedDocuments.set(text, (resolved = validator.resolveRefs() as Json));
   }
   return resolved;

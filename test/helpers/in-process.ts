@@ -52,17 +52,38 @@ export interface InProcessServer extends TestServer {
  */
 export async function startInProcess(env: Record<string, string> = {}, dir?: string): Promise<InProcessServer> {
   const file = join(dir ?? (await tempDir()), 'accounts.json');
-  const settings = readConfig({ DATA_DIR: join(ROOT, 'data'), ACCOUNTS_FILE: file, ...TEST_ENV, ...env, PORT: '0', HOST: '127.0.0.1' });
+  const settings = readConfig({
+    DATA_DIR: join(ROOT, 'data'),
+    ACCOUNTS_FILE: file,
+    ...TEST_ENV,
+    ...env,
+    PORT: '0',
+    HOST: '127.0.0.1',
+  });
   if ('error' in settings) throw new Error(settings.error);
   const { config } = settings;
-  const served = new ServedCatalog(await catalogAt(config.DATA_DIR, config.DEFAULT_LANGUAGE), memoryBudgets(config).cacheBytes);
+  const served = new ServedCatalog(
+    await catalogAt(config.DATA_DIR, config.DEFAULT_LANGUAGE),
+    memoryBudgets(config).cacheBytes,
+  );
   const warnings: string[] = [];
-  const log = { ...createLogger({ level: config.LOG_LEVEL, format: config.LOG_FORMAT }), warn: (line: string) => void warnings.push(line) };
+  const log = {
+    ...createLogger({ level: config.LOG_LEVEL, format: config.LOG_FORMAT }),
+    warn: (line: string) => void warnings.push(line),
+  };
   const accounts = await openAccounts(accountOptions(config), log);
   const limits = await createLimits(config, log);
   const curator = await openCurator(config, served, log);
-  const server: Server = await serve(createServer(config, { served, accounts, ...(limits ? { limits } : {}), ...(curator ? { curator } : {}), log }), 0, '127.0.0.1');
-  const document = buildOpenApi({ defaultLanguage: config.DEFAULT_LANGUAGE, maxPageSize: config.MAX_PAGE_SIZE, writes: curator !== undefined });
+  const server: Server = await serve(
+    createServer(config, { served, accounts, ...(limits ? { limits } : {}), ...(curator ? { curator } : {}), log }),
+    0,
+    '127.0.0.1',
+  );
+  const document = buildOpenApi({
+    defaultLanguage: config.DEFAULT_LANGUAGE,
+    maxPageSize: config.MAX_PAGE_SIZE,
+    writes: curator !== undefined,
+  });
   const contract = watchContract(server, await resolvedDocument(JSON.stringify(document)));
   const { port } = server.address() as AddressInfo;
   const url = `http://127.0.0.1:${port}`;
@@ -86,7 +107,10 @@ export async function startInProcess(env: Record<string, string> = {}, dir?: str
       await limits?.close();
       curator?.close();
       accounts.close();
-      if (problems.length) throw new Error(`answers the OpenAPI document does not describe:\n${[...new Set(problems)].slice(0, 40).join('\n')}`);
+      if (problems.length)
+        throw new Error(
+          `answers the OpenAPI document does not describe:\n${[...new Set(problems)].slice(0, 40).join('\n')}`,
+        );
     },
   };
 }

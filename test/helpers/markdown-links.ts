@@ -34,12 +34,18 @@ export function headingAnchors(texts: string[]): string[] {
 
 /** The text GitHub slugs a heading from: its words and code, without markup, HTML or images. */
 function headingText(inline: Token): string {
-  return (inline.children ?? []).filter((t) => t.type === 'text' || t.type === 'code_inline').map((t) => t.content).join('');
+  return (inline.children ?? [])
+    .filter((t) => t.type === 'text' || t.type === 'code_inline')
+    .map((t) => t.content)
+    .join('');
 }
 
 /** Every value of `pattern`'s first group in an HTML fragment, with the line it is on. */
 function htmlValues(html: string, pattern: RegExp, firstLine: number): Link[] {
-  return [...html.matchAll(pattern)].map((m) => ({ href: m[1]!, line: firstLine + html.slice(0, m.index).split('\n').length - 1 }));
+  return [...html.matchAll(pattern)].map((m) => ({
+    href: m[1]!,
+    line: firstLine + html.slice(0, m.index).split('\n').length - 1,
+  }));
 }
 
 /**
@@ -66,7 +72,8 @@ export function readPage(markdown: string): Page {
     let at = line;
     for (const child of token.children ?? []) {
       if (child.type === 'softbreak' || child.type === 'hardbreak') at++;
-      const href = child.type === 'link_open' ? child.attrGet('href') : child.type === 'image' ? child.attrGet('src') : null;
+      const href =
+        child.type === 'link_open' ? child.attrGet('href') : child.type === 'image' ? child.attrGet('src') : null;
       if (href !== null) links.push({ href: String(href), line: at });
       if (child.type === 'html_inline') {
         for (const { href: id } of htmlValues(child.content, HTML_ANCHOR, at)) anchors.add(id);
@@ -80,7 +87,11 @@ export function readPage(markdown: string): Page {
 
 /** The cells of a table row's source line, split as GitHub does: on every pipe not escaped. */
 function cellCount(row: string): number {
-  return row.trim().replace(/^\|/, '').replace(/(?<!\\)\|$/, '').split(/(?<!\\)\|/).length;
+  return row
+    .trim()
+    .replace(/^\|/, '')
+    .replace(/(?<!\\)\|$/, '')
+    .split(/(?<!\\)\|/).length;
 }
 
 /**
@@ -100,14 +111,17 @@ export function tableProblems(markdown: string): string[] {
     if (token.type !== 'tr_open' || !token.map) continue;
     const cells = cellCount(lines[token.map[0]]!);
     if (!header) header = cells;
-    else if (cells !== header) problems.push(`line ${token.map[0] + 1}: ${cells} cell${cells === 1 ? '' : 's'}, the header has ${header}`);
+    else if (cells !== header)
+      problems.push(`line ${token.map[0] + 1}: ${cells} cell${cells === 1 ? '' : 's'}, the header has ${header}`);
   }
   return problems;
 }
 
 /** The Markdown files the link check covers: README.md, CONTRIBUTING.md and every page under docs/. */
 export async function documentationFiles(root: string): Promise<string[]> {
-  const docs = (await readdir(join(root, 'docs'), { recursive: true })).filter((name) => name.endsWith('.md')).map((name) => join('docs', name));
+  const docs = (await readdir(join(root, 'docs'), { recursive: true }))
+    .filter((name) => name.endsWith('.md'))
+    .map((name) => join('docs', name));
   return ['README.md', 'CONTRIBUTING.md', ...docs.sort()];
 }
 
@@ -145,7 +159,12 @@ export async function checkLinks(root: string, files: string[]): Promise<{ probl
 }
 
 /** What is wrong with one relative link from the page at `source`, or undefined. */
-async function linkProblem(root: string, source: string, href: string, pageAt: (path: string) => Promise<Page>): Promise<string | undefined> {
+async function linkProblem(
+  root: string,
+  source: string,
+  href: string,
+  pageAt: (path: string) => Promise<Page>,
+): Promise<string | undefined> {
   const hashAt = href.indexOf('#');
   const [pathPart, anchor] = hashAt < 0 ? [href, undefined] : [href.slice(0, hashAt), href.slice(hashAt + 1)];
   const pathOnly = pathPart.split('?')[0]!;
@@ -173,7 +192,9 @@ async function linkProblem(root: string, source: string, href: string, pageAt: (
   } catch {
     return 'is not a valid URL fragment';
   }
-  return (await pageAt(page)).anchors.has(wanted) ? undefined : `no heading or HTML anchor '${wanted}' in ${relative(root, page)}`;
+  return (await pageAt(page)).anchors.has(wanted)
+    ? undefined
+    : `no heading or HTML anchor '${wanted}' in ${relative(root, page)}`;
 }
 
 /**
@@ -188,6 +209,10 @@ export async function unlistedPages(root: string): Promise<string[]> {
   const index = join(root, 'docs', 'README.md');
   const { links } = readPage(await readFile(index, 'utf8'));
   const relativeLinks = links.map(({ href }) => href).filter((href) => !/^[a-z][a-z0-9+.-]*:|^\/\//i.test(href));
-  const listed = new Set(relativeLinks.map((href) => relative(root, resolve(dirname(index), decodeURIComponent(href.split(/[#?]/)[0]!)))));
-  return (await documentationFiles(root)).filter((file) => file.startsWith(`docs${sep}`) && file !== join('docs', 'README.md') && !listed.has(file));
+  const listed = new Set(
+    relativeLinks.map((href) => relative(root, resolve(dirname(index), decodeURIComponent(href.split(/[#?]/)[0]!)))),
+  );
+  return (await documentationFiles(root)).filter(
+    (file) => file.startsWith(`docs${sep}`) && file !== join('docs', 'README.md') && !listed.has(file),
+  );
 }

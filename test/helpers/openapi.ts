@@ -14,7 +14,9 @@ export type Json = Record<string, any>;
 const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
 
 /** The served document, checked against the OpenAPI schema, and a copy with every `$ref` resolved. */
-export async function loadDocument(server: TestServer): Promise<{ doc: Json; resolved: Json; valid: { valid: boolean; errors?: unknown } }> {
+export async function loadDocument(
+  server: TestServer,
+): Promise<{ doc: Json; resolved: Json; valid: { valid: boolean; errors?: unknown } }> {
   const doc = await json<Json>(await server.get('/api/openapi.json'));
   const validator = new Validator();
   const valid = await validator.validate(structuredClone(doc));
@@ -36,7 +38,9 @@ export function documentedRoutes(doc: Json): string[] {
  */
 export function appRoutes(app: Koa): string[] {
   const tables = app.middleware.flatMap((m) => (m as Partial<ReturnType<RouteTable['middleware']>>).table ?? []);
-  return tables.flatMap((table) => table.listed.map(({ method, path }) => `${method} ${path.replace(/:(\w+)/g, '{$1}')}`));
+  return tables.flatMap((table) =>
+    table.listed.map(({ method, path }) => `${method} ${path.replace(/:(\w+)/g, '{$1}')}`),
+  );
 }
 
 /** The resolved operation of `method path`, failing loudly when the document lacks it. */

@@ -1,8 +1,13 @@
 import { readFile } from 'node:fs/promises';
 
 /** The catalog overlay file as the tests read it: its header's `exported`, then one write a line. */
-export async function readOverlayFile<Write = Record<string, unknown>>(file: string): Promise<{ writes: Write[]; exported: number }> {
+export async function readOverlayFile<Write = Record<string, unknown>>(
+  file: string,
+): Promise<{ writes: Write[]; exported: number }> {
   const [header, ...lines] = (await readFile(file, 'utf8')).split('\n');
   if (lines.pop() !== '') throw new Error(`${file} does not end with a complete line`);
-  return { writes: lines.map((line) => JSON.parse(line) as Write), exported: (JSON.parse(header!) as { exported: number }).exported };
+  return {
+    writes: lines.map((line) => JSON.parse(line) as Write),
+    exported: (JSON.parse(header!) as { exported: number }).exported,
+  };
 }

@@ -54,7 +54,14 @@ export function scanQuery(store: FamilyStore, conditions: readonly Condition[], 
 }
 
 /** The straightforward sort: by value (strings collated), missing last, ties by uuid. */
-export function scanSort(store: FamilyStore, positions: number[], field: string, direction: Direction, language: string, collation: string): number[] {
+export function scanSort(
+  store: FamilyStore,
+  positions: number[],
+  field: string,
+  direction: Direction,
+  language: string,
+  collation: string,
+): number[] {
   const collator = new Intl.Collator(collation);
   const sign = direction === 'asc' ? 1 : -1;
   const value = (p: number) => valuesAt(store, p, field, language)?.[0];
@@ -110,13 +117,28 @@ export function sampleValues(store: FamilyStore, field: FieldInfo, language: str
   const values: Scalar[] = [];
   const step = Math.max(1, Math.floor(store.size / count));
   for (let p = 0; p < store.size; p += step) values.push(...(valuesAt(store, p, field.name, language) ?? []));
-  const absent = { integer: 7, number: 7, date: '1999-12-31', 'date-time': '1999-12-31T00:00:00.000', string: 'zz-absent' };
+  const absent = {
+    integer: 7,
+    number: 7,
+    date: '1999-12-31',
+    'date-time': '1999-12-31T00:00:00.000',
+    string: 'zz-absent',
+  };
   values.push(absent[field.kind]);
   return values.filter((v) => !String(v).includes(','));
 }
 
 /** The query string of a REST list request: filters as `[name, value]` pairs, then search, language, page, size and sort. */
-export function listParams(filters: [string, string][], { q, language, page, size, sort }: { q?: string; language: string; page: number; size: number; sort?: { field: string; direction: string } }): URLSearchParams {
+export function listParams(
+  filters: [string, string][],
+  {
+    q,
+    language,
+    page,
+    size,
+    sort,
+  }: { q?: string; language: string; page: number; size: number; sort?: { field: string; direction: string } },
+): URLSearchParams {
   const params = new URLSearchParams(filters);
   if (q) params.set('q', q);
   params.set('language', language);

@@ -8,7 +8,10 @@ export const ROOT = new URL('../../', import.meta.url).pathname;
  * Starts `script` (`src/main.ts` unless given, through tsx as `npm start` does) with extra
  * environment variables.
  */
-export function startServer(env: Record<string, string>, script = 'src/main.ts'): { child: ChildProcess; output: () => string } {
+export function startServer(
+  env: Record<string, string>,
+  script = 'src/main.ts',
+): { child: ChildProcess; output: () => string } {
   let output = '';
   const child = spawn(process.execPath, ['--import', 'tsx', script], {
     cwd: ROOT,
@@ -21,8 +24,16 @@ export function startServer(env: Record<string, string>, script = 'src/main.ts')
 }
 
 /** Runs a script of the project (`scripts/…`, through tsx as `npm run` does) to completion. */
-export async function runScript(script: string, args: string[], env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', script, ...args], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+export async function runScript(
+  script: string,
+  args: string[],
+  env: Record<string, string>,
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', script, ...args], {
+    cwd: ROOT,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let stdout = '';
   let stderr = '';
   child.stdout!.on('data', (chunk) => (stdout += chunk));
@@ -39,7 +50,10 @@ export async function runToExit(env: Record<string, string>): Promise<{ code: nu
 }
 
 /** Waits until the server prints the URL it listens on and returns that URL. */
-export async function listeningUrl(server: { child: ChildProcess; output: () => string }, timeoutMs = 20_000): Promise<string> {
+export async function listeningUrl(
+  server: { child: ChildProcess; output: () => string },
+  timeoutMs = 20_000,
+): Promise<string> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     const match = /listening on (http:\/\/\S+)/.exec(server.output());
@@ -53,7 +67,9 @@ export async function listeningUrl(server: { child: ChildProcess; output: () => 
 /** The pids of `pid`'s child processes, whichever of its threads started them (from /proc). */
 export async function childPids(pid: number): Promise<number[]> {
   const threads = await readdir(`/proc/${pid}/task`).catch(() => [] as string[]);
-  const lists = await Promise.all(threads.map((tid) => readFile(`/proc/${pid}/task/${tid}/children`, 'utf8').catch(() => '')));
+  const lists = await Promise.all(
+    threads.map((tid) => readFile(`/proc/${pid}/task/${tid}/children`, 'utf8').catch(() => '')),
+  );
   return lists.join(' ').split(/\s+/).filter(Boolean).map(Number);
 }
 
@@ -69,6 +85,7 @@ export function isRunning(pid: number): boolean {
 
 /** Waits up to `timeoutMs` for `pid` to be gone; true when it is. */
 export async function gone(pid: number, timeoutMs = 2000): Promise<boolean> {
-  for (const deadline = Date.now() + timeoutMs; isRunning(pid) && Date.now() < deadline; ) await new Promise((r) => setTimeout(r, 50));
+  for (const deadline = Date.now() + timeoutMs; isRunning(pid) && Date.now() < deadline;)
+    await new Promise((r) => setTimeout(r, 50));
   return !isRunning(pid);
 }

@@ -8,7 +8,8 @@ import { ROOT } from './spawn.ts';
  * package.json: a test server is started exactly as a user's.
  */
 export const START_ARGS: readonly string[] = (() => {
-  const script = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts.start!;
+  const script = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> })
+    .scripts.start!;
   const words = script.trim().split(/\s+/);
   const node = words.indexOf('node');
   if (node < 0 || words.at(-1) !== 'dist/main.js') throw new Error(`npm start is not 'node … dist/main.js': ${script}`);
@@ -20,6 +21,9 @@ let built = false;
 /** Builds dist/ once per test process when it was built from other sources (as `npm start`'s prestart does). */
 export function ensureBuilt(): void {
   if (built) return;
-  execFileSync(process.execPath, [join(ROOT, 'scripts', 'build.mjs'), '--if-stale'], { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'] });
+  execFileSync(process.execPath, [join(ROOT, 'scripts', 'build.mjs'), '--if-stale'], {
+    cwd: ROOT,
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
   built = true;
 }

@@ -20,14 +20,23 @@ export function parseAnswer(text: string): WireAnswer {
     const colon = line.indexOf(':');
     if (colon > 0) headers[line.slice(0, colon).toLowerCase()] = line.slice(colon + 1).trim();
   }
-  return { status: Number(/^HTTP\/1\.[01] (\d{3})/.exec(statusLine)?.[1] ?? 0), headers, body: end < 0 ? '' : text.slice(end + 4), text };
+  return {
+    status: Number(/^HTTP\/1\.[01] (\d{3})/.exec(statusLine)?.[1] ?? 0),
+    headers,
+    body: end < 0 ? '' : text.slice(end + 4),
+    text,
+  };
 }
 
 /**
  * Writes `chunks` to a fresh connection (waiting `gapMs` between them) and reads until the
  * server closes or `waitMs` passes: for requests no HTTP client would send.
  */
-export function exchange(port: number, chunks: string | string[], { waitMs = 2000, gapMs = 0 } = {}): Promise<WireAnswer> {
+export function exchange(
+  port: number,
+  chunks: string | string[],
+  { waitMs = 2000, gapMs = 0 } = {},
+): Promise<WireAnswer> {
   return new Promise((resolve) => {
     const socket = connect(port, '127.0.0.1');
     let text = '';
@@ -66,7 +75,10 @@ function complete(bytes: Buffer): boolean {
  * connection and resolves with the answer once it is whole, its body decoded from chunks and
  * gzip as a client would.
  */
-export function replay(port: number, request: string): Promise<{ status: number; headers: Record<string, string>; body: string }> {
+export function replay(
+  port: number,
+  request: string,
+): Promise<{ status: number; headers: Record<string, string>; body: string }> {
   return new Promise((resolve, reject) => {
     const socket = connect(port, '127.0.0.1');
     const chunks: Buffer[] = [];
@@ -82,7 +94,7 @@ export function replay(port: number, request: string): Promise<{ status: number;
       let body = bytes.subarray(end + 4);
       if (headers['transfer-encoding'] === 'chunked') {
         const parts: Buffer[] = [];
-        for (let at = 0; ; ) {
+        for (let at = 0; ;) {
           const line = body.indexOf('\r\n', at);
           const size = parseInt(body.subarray(at, line).toString('latin1'), 16);
           if (!size) break;

@@ -10,7 +10,9 @@
  */
 export function writtenHeaders(head) {
   const headers = {};
-  for (const line of String(head ?? '').split('\r\n').slice(1)) {
+  for (const line of String(head ?? '')
+    .split('\r\n')
+    .slice(1)) {
     const colon = line.indexOf(':');
     if (colon <= 0) continue;
     const name = line.slice(0, colon).trim().toLowerCase();

@@ -32,13 +32,25 @@ function changedStore(store: FamilyStore, changes: readonly RowChange[], languag
 
   const parentKey = family.translation?.parentKey;
   const entries = parentKey
-    ? changes.flatMap((change) => (change.language === undefined ? [] : [{ uuid: change.uuid, language: change.language, fields: change.after && translationFields(change.after, parentKey) }]))
+    ? changes.flatMap((change) =>
+        change.language === undefined
+          ? []
+          : [
+              {
+                uuid: change.uuid,
+                language: change.language,
+                fields: change.after && translationFields(change.after, parentKey),
+              },
+            ],
+      )
     : [];
   const earlier = (uuid: string, language: string) => {
     const old = store.position(uuid);
     return old === undefined ? undefined : store.ownTranslation(old, language);
   };
-  const translations = parentKey ? translationColumns(list, languages, entries, earlier) : new Map<string, (Translation | undefined)[]>();
+  const translations = parentKey
+    ? translationColumns(list, languages, entries, earlier)
+    : new Map<string, (Translation | undefined)[]>();
   return new FamilyStore(family, list, translations, languages, store.defaultLanguage);
 }
 
@@ -60,7 +72,8 @@ export function applyChanges(catalog: Catalog, changes: readonly RowChange[], ve
   const stores = new Map(catalog.stores);
   for (const [name, store] of catalog.stores) {
     const touched = byFamily.get(name);
-    if (touched || (relanguaged && familyOf(name).translation)) stores.set(name, changedStore(store, touched ?? [], languages));
+    if (touched || (relanguaged && familyOf(name).translation))
+      stores.set(name, changedStore(store, touched ?? [], languages));
   }
   return new Catalog(stores, languages, catalog.defaultLanguage, version, catalog.pictureFiles);
 }

@@ -16,9 +16,13 @@ const MAX_DEPTH = 4;
  */
 export function bodyObject(body: unknown, what: string): Row {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) {
-    throw new HttpError(400, `Request body must be a JSON object (${what}), got ${Array.isArray(body) ? 'an array' : body === null ? 'null' : typeof body}`);
+    throw new HttpError(
+      400,
+      `Request body must be a JSON object (${what}), got ${Array.isArray(body) ? 'an array' : body === null ? 'null' : typeof body}`,
+    );
   }
-  if (depthOf(body, MAX_DEPTH) > MAX_DEPTH) throw new HttpError(400, `Request body nests deeper than ${MAX_DEPTH} levels; no ${what} does`);
+  if (depthOf(body, MAX_DEPTH) > MAX_DEPTH)
+    throw new HttpError(400, `Request body nests deeper than ${MAX_DEPTH} levels; no ${what} does`);
   return body as Row;
 }
 
@@ -36,9 +40,14 @@ export function splitBody(family: Family, body: Row): SplitBody {
   const translatedFields = new Set(family.translation?.fields ?? []);
   const split: SplitBody = { own: {}, translated: {}, language: undefined, server: {} };
   for (const [key, value] of Object.entries(body)) {
-    if ((SERVER_FIELDS as readonly string[]).includes(key) || (family.translation && key === 'languages' && family.name !== 'overview')) split.server = { ...split.server, [key]: value };
+    if (
+      (SERVER_FIELDS as readonly string[]).includes(key) ||
+      (family.translation && key === 'languages' && family.name !== 'overview')
+    )
+      split.server = { ...split.server, [key]: value };
     else if (family.translation && key === 'language') split.language = value;
-    else if (translatedFields.has(key)) split.translated = Object.fromEntries([...Object.entries(split.translated), [key, value]]);
+    else if (translatedFields.has(key))
+      split.translated = Object.fromEntries([...Object.entries(split.translated), [key, value]]);
     else split.own = Object.fromEntries([...Object.entries(split.own), [key, value]]);
   }
   return split;

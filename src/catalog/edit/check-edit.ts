@@ -35,7 +35,8 @@ function withSeasons(scope: Scope, drafts: readonly Draft[]): Scope {
   for (const href of seasons) {
     const uuid = uuidIn(href, 'seasons');
     if (uuid !== undefined) wider.get('seasons')!.add(uuid);
-    for (const draft of drafts) for (const uuid of draft.linking('episodes', 'season', href)) wider.get('episodes')!.add(uuid);
+    for (const draft of drafts)
+      for (const uuid of draft.linking('episodes', 'season', href)) wider.get('episodes')!.add(uuid);
   }
   return wider;
 }
@@ -51,7 +52,8 @@ function rowsInDroppedLanguages(draft: Draft): Scope {
     if (!family.translation || dropped.length === 0) continue;
     const store = draft.catalog.store(family.name);
     store.records.forEach((record, position) => {
-      if (dropped.some((language) => store.ownTranslation(position, language))) scope.get(family.name)!.add(record.uuid);
+      if (dropped.some((language) => store.ownTranslation(position, language)))
+        scope.get(family.name)!.add(record.uuid);
     });
   }
   return scope;
@@ -62,8 +64,17 @@ function rowsInDroppedLanguages(draft: Draft): Scope {
  * scoped records in every language the catalog had, has, or a change names, so a row in a
  * language the catalog does not list is seen (and refused).
  */
-function checkedOf(draft: Draft, scope: Scope, rowScope: Scope = scope, changes: readonly RowChange[] = []): Map<FamilyName, CheckedFamily> {
-  const languages = new Set([...draft.catalog.languages, ...draft.languages, ...changes.flatMap((change) => change.language ?? [])]);
+function checkedOf(
+  draft: Draft,
+  scope: Scope,
+  rowScope: Scope = scope,
+  changes: readonly RowChange[] = [],
+): Map<FamilyName, CheckedFamily> {
+  const languages = new Set([
+    ...draft.catalog.languages,
+    ...draft.languages,
+    ...changes.flatMap((change) => change.language ?? []),
+  ]);
   const checked = new Map<FamilyName, CheckedFamily>();
   for (const family of FAMILIES.values()) {
     const records: Checked[] = [];
@@ -87,7 +98,11 @@ function checkedOf(draft: Draft, scope: Scope, rowScope: Scope = scope, changes:
 const keyOf = (problem: Problem) => `${problem.uuid} ${problem.path} ${problem.message}`;
 
 /** The overview's rules on the draft's overview; its problems are named by its uuid, as the write's answer names records. */
-function overviewProblems(draft: Draft, checked: ReadonlyMap<FamilyName, CheckedFamily>, broken: boolean): { languages: string[] | undefined; problems: Problem[] } {
+function overviewProblems(
+  draft: Draft,
+  checked: ReadonlyMap<FamilyName, CheckedFamily>,
+  broken: boolean,
+): { languages: string[] | undefined; problems: Problem[] } {
   const { uuid } = draft.catalog.overview;
   const overview = { ...checked.get('overview')!, records: [{ index: 0, record: draft.record('overview', uuid)! }] };
   const { languages, problems } = checkOverview(overview, draft.catalog.defaultLanguage, broken);
@@ -110,14 +125,41 @@ export function checkEdit(draft: Draft, changes: readonly RowChange[] = draft.ch
   const checked = checkedOf(draft, scope, rowsInDroppedLanguages(draft), changes);
   const problems: Problem[] = [];
   for (const { family, records, translations } of checked.values()) {
-    problems.push(...checkSchema(family.file, records.map((r) => r.record), family).problems);
-    if (family.translation) problems.push(...checkSchema(family.translation.file, translations.map((r) => r.record), family).problems);
+    problems.push(
+      ...checkSchema(
+        family.file,
+        records.map((r) => r.record),
+        family,
+      ).problems,
+    );
+    if (family.translation)
+      problems.push(
+        ...checkSchema(
+          family.translation.file,
+          translations.map((r) => r.record),
+          family,
+        ).problems,
+      );
   }
-  const overview = overviewProblems(draft, checked, problems.some((problem) => problem.file === FAMILIES.get('overview')!.file));
-  problems.push(...overview.problems, ...checkReferences(checked, overview.languages, draft.catalog.defaultLanguage).filter((problem) => problem.severity !== 'note'));
+  const overview = overviewProblems(
+    draft,
+    checked,
+    problems.some((problem) => problem.file === FAMILIES.get('overview')!.file),
+  );
+  problems.push(
+    ...overview.problems,
+    ...checkReferences(checked, overview.languages, draft.catalog.defaultLanguage).filter(
+      (problem) => problem.severity !== 'note',
+    ),
+  );
   // A problem of a row the write sets is the request's (400); one it leaves on a row it does not set, or a
   // broken link between records, is a conflict with the catalog as it is (409).
-  const written = new Set(changes.map((change) => `${change.language === undefined ? FAMILIES.get(change.family)!.file : FAMILIES.get(change.family)!.translation!.file} ${change.uuid}`));
+  const written = new Set(
+    changes.map(
+      (change) =>
+        `${change.language === undefined ? FAMILIES.get(change.family)!.file : FAMILIES.get(change.family)!.translation!.file} ${change.uuid}`,
+    ),
+  );
   const isWritten = (problem: Problem) => written.has(`${problem.file} ${problem.uuid}`);
   const invalid = problems.filter((problem) => problem.kind !== 'conflict' && isWritten(problem));
   const conflicts = problems.filter((problem) => problem.kind === 'conflict' || !isWritten(problem));

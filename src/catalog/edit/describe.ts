@@ -18,7 +18,10 @@ function changedFields(before: Row, after: Row): string[] {
  */
 export function describeChange(change: RowChange, previous: Row | undefined): string {
   const { singular } = family(change.family);
-  const subject = change.language === undefined ? `${singular} '${change.uuid}'` : `the ${change.language} translation of ${singular} '${change.uuid}'`;
+  const subject =
+    change.language === undefined
+      ? `${singular} '${change.uuid}'`
+      : `the ${change.language} translation of ${singular} '${change.uuid}'`;
   if (change.after === null) return `removed ${subject}`;
   if (previous === undefined) return `added ${subject}`;
   return `changed ${subject}: ${changedFields(previous, change.after).join(', ') || 'nothing'}`;
@@ -35,11 +38,20 @@ export function describeChange(change: RowChange, previous: Row | undefined): st
  */
 export function historyLines({ applied, inData, skipped }: Pick<Replayed, 'applied' | 'inData' | 'skipped'>): string[] {
   const entries = [
-    ...applied.map(({ write, previous }) => ({ write, details: write.changes.map((change, n) => `    ${describeChange(change, previous[n])}`) })),
-    ...inData.map((write) => ({ write, details: ['    already in data/: exported, the next export empties it from the overlay'] })),
+    ...applied.map(({ write, previous }) => ({
+      write,
+      details: write.changes.map((change, n) => `    ${describeChange(change, previous[n])}`),
+    })),
+    ...inData.map((write) => ({
+      write,
+      details: ['    already in data/: exported, the next export empties it from the overlay'],
+    })),
     ...skipped.map(({ write, reason }) => ({ write, details: [`    left out, no longer applies: ${reason}`] })),
   ].sort((a, b) => a.write.seq - b.write.seq);
-  return entries.flatMap(({ write, details }) => [`#${write.seq} ${write.at} ${write.account.username}: ${write.request}`, ...details]);
+  return entries.flatMap(({ write, details }) => [
+    `#${write.seq} ${write.at} ${write.account.username}: ${write.request}`,
+    ...details,
+  ]);
 }
 
 /**
@@ -53,7 +65,10 @@ export function historyLines({ applied, inData, skipped }: Pick<Replayed, 'appli
 export function staleWritesReport(skipped: Replayed['skipped']): string {
   const them = skipped.length === 1 ? 'it' : 'them';
   return [
-    ...skipped.map(({ write, reason }) => `catalog write ${write.seq} (${write.request} by ${write.account.username} at ${write.at}) no longer applies and is left out: ${reason}`),
+    ...skipped.map(
+      ({ write, reason }) =>
+        `catalog write ${write.seq} (${write.request} by ${write.account.username} at ${write.at}) no longer applies and is left out: ${reason}`,
+    ),
     `see ${them} with  npm run catalog -- changes ; make ${them} again through the API if still wanted; npm run catalog -- export refuses to lose ${them} unless given --drop-stale`,
   ].join('\n');
 }

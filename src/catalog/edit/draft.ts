@@ -53,7 +53,10 @@ const rowKey = (name: FamilyName, uuid: string, language: string) => `${name} ${
  */
 export class Draft {
   readonly #records = new Map<string, { name: FamilyName; uuid: string; row: Row | null; before: string | null }>();
-  readonly #rows = new Map<string, { name: FamilyName; uuid: string; language: string; row: Row | null; before: string | null }>();
+  readonly #rows = new Map<
+    string,
+    { name: FamilyName; uuid: string; language: string; row: Row | null; before: string | null }
+  >();
 
   constructor(readonly catalog: Catalog) {}
 
@@ -101,7 +104,8 @@ export class Draft {
   linking(name: FamilyName, field: string, href: string): string[] {
     const store = this.catalog.store(name);
     const found = new Set<string>();
-    for (const position of store.index(field, this.catalog.defaultLanguage).get(href)) found.add(store.records[position]!.uuid);
+    for (const position of store.index(field, this.catalog.defaultLanguage).get(href))
+      found.add(store.records[position]!.uuid);
     for (const { name: staged, uuid, row } of this.#records.values()) {
       if (staged !== name) continue;
       const value = row?.[field];

@@ -57,15 +57,20 @@ export async function planExport(dir: string, base: Catalog, changes: readonly R
     const translated = change.language !== undefined;
     const file = translated ? family.translation!.file : family.file;
     const parentKey = family.translation?.parentKey ?? '';
-    const keyOf = translated ? (row: Row) => `${String(row[parentKey])} ${String(row.language)}` : (row: Row) => String(row.uuid);
+    const keyOf = translated
+      ? (row: Row) => `${String(row[parentKey])} ${String(row.language)}`
+      : (row: Row) => String(row.uuid);
     const entry = byFile.get(file) ?? { changed: new Map<string, Row | null>(), keyOf };
     byFile.set(file, entry);
     entry.changed.set(translated ? `${change.uuid} ${change.language}` : change.uuid, change.after);
-    const previous = translated ? draft.translation(change.family, change.uuid, change.language!) : draft.record(change.family, change.uuid);
+    const previous = translated
+      ? draft.translation(change.family, change.uuid, change.language!)
+      : draft.record(change.family, change.uuid);
     lines.push(`${file}: ${describeChange(change, previous)}`);
   }
   const texts = new Map<string, string>();
-  for (const [file, { changed, keyOf }] of byFile) texts.set(file, canonicalText(file, foldRows(await readRows(dir, file), changed, keyOf)));
+  for (const [file, { changed, keyOf }] of byFile)
+    texts.set(file, canonicalText(file, foldRows(await readRows(dir, file), changed, keyOf)));
   // Grouped by file (the sort is stable), in the order the writes made them.
   return { texts, lines: lines.sort((a, b) => a.slice(0, a.indexOf(':')).localeCompare(b.slice(0, b.indexOf(':')))) };
 }

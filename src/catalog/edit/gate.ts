@@ -11,7 +11,14 @@ import type { WriteOutcome } from './operations.ts';
 function answerLanguage(draft: Draft, outcome: WriteOutcome): Problem[] {
   const { language, family, uuid } = outcome;
   if (language === undefined || draft.languages.includes(language)) return [];
-  return [{ file: FAMILIES.get(family)!.translation!.file, uuid, path: '/language', message: unlistedLanguage(language, draft.languages) }];
+  return [
+    {
+      file: FAMILIES.get(family)!.translation!.file,
+      uuid,
+      path: '/language',
+      message: unlistedLanguage(language, draft.languages),
+    },
+  ];
 }
 
 /**
@@ -29,6 +36,8 @@ export function passGate(draft: Draft, outcome: WriteOutcome): void {
   invalid.push(...answerLanguage(draft, outcome));
   const subject = { family: outcome.family, uuid: outcome.uuid };
   const requested = new Set(invalid);
-  if (invalid.length) throw new HttpError(400, problemsMessage([...invalid, ...conflicts, ...outcome.conflicts], subject, requested));
-  if (conflicts.length || outcome.conflicts.length) throw new HttpError(409, problemsMessage([...outcome.conflicts, ...conflicts], subject, requested));
+  if (invalid.length)
+    throw new HttpError(400, problemsMessage([...invalid, ...conflicts, ...outcome.conflicts], subject, requested));
+  if (conflicts.length || outcome.conflicts.length)
+    throw new HttpError(409, problemsMessage([...outcome.conflicts, ...conflicts], subject, requested));
 }

@@ -11,7 +11,12 @@ export interface Edit {
   conflicts: Problem[];
 }
 
-const hrefsIn = (value: unknown): string[] => (typeof value === 'string' ? [value] : Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : []);
+const hrefsIn = (value: unknown): string[] =>
+  typeof value === 'string'
+    ? [value]
+    : Array.isArray(value)
+      ? value.filter((v): v is string => typeof v === 'string')
+      : [];
 
 /** Changes another record of the draft as a consequence of the write (its `updated_at` too). */
 export function amend(edit: Edit, name: FamilyName, uuid: string, change: (row: Row) => Row): void {
@@ -20,28 +25,45 @@ export function amend(edit: Edit, name: FamilyName, uuid: string, change: (row: 
 }
 
 /** `row` without `field`. */
-const without = (row: Row, field: string): Row => Object.fromEntries(Object.entries(row).filter(([key]) => key !== field));
+const without = (row: Row, field: string): Row =>
+  Object.fromEntries(Object.entries(row).filter(([key]) => key !== field));
 
 /** `row` with `field` set to `value`, or without it for undefined or an empty list. */
 const withField = (row: Row, field: string, value: unknown): Row =>
-  value === undefined || (Array.isArray(value) && value.length === 0) ? without(row, field) : { ...row, [field]: value };
+  value === undefined || (Array.isArray(value) && value.length === 0)
+    ? without(row, field)
+    : { ...row, [field]: value };
 
 function conflict(edit: Edit, name: FamilyName, uuid: string, path: string, message: string): void {
   edit.conflicts.push({ file: FAMILIES.get(name)!.file, uuid, path, kind: 'conflict', message });
 }
 
 /** Makes record `href` (of `target`) link back to `own` in `inverse`. */
-function linkBack(edit: Edit, target: Family, inverse: FieldInfo, href: string, own: string, from: { name: FamilyName; uuid: string; field: string }): void {
+function linkBack(
+  edit: Edit,
+  target: Family,
+  inverse: FieldInfo,
+  href: string,
+  own: string,
+  from: { name: FamilyName; uuid: string; field: string },
+): void {
   const uuid = uuidIn(href, target.name);
   const row = uuid && edit.draft.record(target.name, uuid);
   if (!uuid || !row) return; // a dangling link is the reference check's to name
   const current = row[inverse.name];
   if (inverse.list) {
-    if (!hrefsIn(current).includes(own)) amend(edit, target.name, uuid, (r) => withField(r, inverse.name, [...hrefsIn(current), own]));
+    if (!hrefsIn(current).includes(own))
+      amend(edit, target.name, uuid, (r) => withField(r, inverse.name, [...hrefsIn(current), own]));
   } else if (current === undefined) {
     amend(edit, target.name, uuid, (r) => withField(r, inverse.name, own));
   } else if (current !== own) {
-    conflict(edit, from.name, from.uuid, `/${from.field}`, `'${href}' already has ${inverse.name} '${String(current)}'; change that ${target.singular} first, or link to another`);
+    conflict(
+      edit,
+      from.name,
+      from.uuid,
+      `/${from.field}`,
+      `'${href}' already has ${inverse.name} '${String(current)}'; change that ${target.singular} first, or link to another`,
+    );
   }
 }
 
@@ -51,7 +73,14 @@ function unlinkBack(edit: Edit, target: Family, inverse: FieldInfo, href: string
   const row = uuid && edit.draft.record(target.name, uuid);
   if (!uuid || !row) return;
   const current = row[inverse.name];
-  if (inverse.list && hrefsIn(current).includes(own)) amend(edit, target.name, uuid, (r) => withField(r, inverse.name, hrefsIn(current).filter((h) => h !== own)));
+  if (inverse.list && hrefsIn(current).includes(own))
+    amend(edit, target.name, uuid, (r) =>
+      withField(
+        r,
+        inverse.name,
+        hrefsIn(current).filter((h) => h !== own),
+      ),
+    );
   else if (!inverse.list && current === own) amend(edit, target.name, uuid, (r) => without(r, inverse.name));
 }
 
@@ -64,7 +93,13 @@ function unlinkBack(edit: Edit, target: Family, inverse: FieldInfo, href: string
  * @example
  * keepLinks(edit, 'episodes', uuid, undefined, created); // the season now lists the new episode
  */
-export function keepLinks(edit: Edit, name: FamilyName, uuid: string, before: Row | undefined, after: Row | undefined): void {
+export function keepLinks(
+  edit: Edit,
+  name: FamilyName,
+  uuid: string,
+  before: Row | undefined,
+  after: Row | undefined,
+): void {
   const own = hrefOf(name, uuid);
   for (const field of FAMILIES.get(name)!.fields.values()) {
     if (!field.relation || !field.inverse) continue;
@@ -73,7 +108,8 @@ export function keepLinks(edit: Edit, name: FamilyName, uuid: string, before: Ro
     const old = hrefsIn(before?.[field.name]);
     const now = hrefsIn(after?.[field.name]);
     for (const href of old) if (!now.includes(href)) unlinkBack(edit, target, inverse, href, own);
-    for (const href of now) if (!old.includes(href)) linkBack(edit, target, inverse, href, own, { name, uuid, field: field.name });
+    for (const href of now)
+      if (!old.includes(href)) linkBack(edit, target, inverse, href, own, { name, uuid, field: field.name });
   }
 }
 
@@ -82,7 +118,8 @@ function chains(family: Family): [FieldInfo, FieldInfo][] {
   const pairs: [FieldInfo, FieldInfo][] = [];
   for (const field of family.fields.values()) {
     const inverse = field.inverse && family.fields.get(field.inverse);
-    if (field.relation === family.name && inverse && !field.list && !inverse.list && field.name < inverse.name) pairs.push([field, inverse]);
+    if (field.relation === family.name && inverse && !field.list && !inverse.list && field.name < inverse.name)
+      pairs.push([field, inverse]);
   }
   return pairs;
 }
@@ -122,7 +159,8 @@ export function detach(edit: Edit, name: FamilyName, uuid: string): void {
   for (const field of FAMILIES.get(name)!.fields.values()) {
     const target = field.relation && field.inverse ? FAMILIES.get(field.relation)! : undefined;
     const inverse = target?.fields.get(field.inverse!);
-    if (target && inverse?.list) for (const href of hrefsIn(record[field.name])) unlinkBack(edit, target, inverse, href, own);
+    if (target && inverse?.list)
+      for (const href of hrefsIn(record[field.name])) unlinkBack(edit, target, inverse, href, own);
   }
   edit.draft.setRecord(name, uuid, null);
   linksTo(edit, name, uuid);
@@ -136,7 +174,13 @@ function linksTo(edit: Edit, name: FamilyName, uuid: string): void {
       if (field.relation !== name) continue;
       for (const other of edit.draft.linking(family.name, field.name, href)) {
         if (family.name === name && other === uuid) continue;
-        conflict(edit, name, uuid, '', `${family.singular} '${other}' links to it in ${field.name}; change or delete that ${family.singular} first`);
+        conflict(
+          edit,
+          name,
+          uuid,
+          '',
+          `${family.singular} '${other}' links to it in ${field.name}; change or delete that ${family.singular} first`,
+        );
       }
     }
   }

@@ -12,10 +12,16 @@ const MAX_NAMED = 3;
  * @example
  * problemsMessage(problems, { family: 'episodes', uuid }); // "/duration: must be >= 0, got -1; /title: …"
  */
-export function problemsMessage(problems: readonly Problem[], subject: { family: FamilyName; uuid: string }, requested: ReadonlySet<Problem> = new Set(problems)): string {
+export function problemsMessage(
+  problems: readonly Problem[],
+  subject: { family: FamilyName; uuid: string },
+  requested: ReadonlySet<Problem> = new Set(problems),
+): string {
   const family = FAMILIES.get(subject.family)!;
   // The record's translation rows are the request's only when it set them; others are named like any record's.
-  const isOwn = (problem: Problem) => problem.uuid === subject.uuid && (problem.file === family.file || (problem.file === family.translation?.file && requested.has(problem)));
+  const isOwn = (problem: Problem) =>
+    problem.uuid === subject.uuid &&
+    (problem.file === family.file || (problem.file === family.translation?.file && requested.has(problem)));
   const lines = new Set<string>();
   // Problems of other records that say the same thing (rows in a language being dropped) are one line naming a few.
   const others = new Map<string, { file: string; names: string[] }>();

@@ -36,7 +36,6 @@ function existing(draft: Draft, name: FamilyName, uuid: string): Row {
   return record;
 }
 
-
 /** Stores `row` in canonical key order. */
 function put(edit: Edit, name: FamilyName, uuid: string, row: Row): void {
   edit.draft.setRecord(name, uuid, canonicalRow(familyOf(name).file, row));
@@ -54,14 +53,19 @@ function staged(edit: Edit, outcome: Omit<WriteOutcome, 'changes' | 'conflicts'>
 /** The language a body's translated fields are in: the one it names, else the default. */
 function languageOf(edit: Edit, language: unknown): string {
   if (language === undefined) return edit.draft.catalog.defaultLanguage;
-  if (typeof language !== 'string') throw new HttpError(400, `/language: must be a language tag such as pt-BR, got ${shown(language)}`);
+  if (typeof language !== 'string')
+    throw new HttpError(400, `/language: must be a language tag such as pt-BR, got ${shown(language)}`);
   return canonicalLanguage(language) ?? language;
 }
 
 /** A POST may not set the server's fields. */
 function refuseServerFields(split: SplitBody): void {
   const sent = Object.keys(split.server);
-  if (sent.length) throw new HttpError(400, `${sent.map((f) => `/${f}`).join(', ')}: set by the server; leave ${sent.length === 1 ? 'it' : 'them'} out of the request`);
+  if (sent.length)
+    throw new HttpError(
+      400,
+      `${sent.map((f) => `/${f}`).join(', ')}: set by the server; leave ${sent.length === 1 ? 'it' : 'them'} out of the request`,
+    );
 }
 
 /**
@@ -70,9 +74,14 @@ function refuseServerFields(split: SplitBody): void {
  */
 function refuseChangedServerFields(draft: Draft, name: FamilyName, uuid: string, record: Row, split: SplitBody): void {
   const current: Row = { ...record, languages: draft.languagesOf(name, uuid) };
-  const changed = Object.entries(split.server).filter(([field, value]) => JSON.stringify(value) !== JSON.stringify(current[field]));
+  const changed = Object.entries(split.server).filter(
+    ([field, value]) => JSON.stringify(value) !== JSON.stringify(current[field]),
+  );
   if (changed.length) {
-    const parts = changed.map(([field, value]) => `/${field}: is the server's and cannot change (it is ${shown(current[field])}, the request says ${shown(value)})`);
+    const parts = changed.map(
+      ([field, value]) =>
+        `/${field}: is the server's and cannot change (it is ${shown(current[field])}, the request says ${shown(value)})`,
+    );
     throw new HttpError(400, parts.join('; '));
   }
 }
@@ -87,19 +96,33 @@ function refuseChangedServerFields(draft: Draft, name: FamilyName, uuid: string,
  */
 export function createRecord(draft: Draft, name: FamilyName, body: unknown, now = writeTime()): WriteOutcome {
   const family = familyOf(name);
-  if (name === 'overview') throw new HttpError(409, `The catalog has its overview ('${draft.catalog.overview.uuid}') and holds only one; change it with PATCH /api/v1/overview`);
+  if (name === 'overview')
+    throw new HttpError(
+      409,
+      `The catalog has its overview ('${draft.catalog.overview.uuid}') and holds only one; change it with PATCH /api/v1/overview`,
+    );
   const split = splitBody(family, bodyObject(body, `a new ${family.singular}`));
   refuseServerFields(split);
   const edit: Edit = { draft, now, conflicts: [] };
   const uuid = randomUUID();
-  let record: Row = { uuid, href: hrefOf(name, uuid), ...withoutNullFields(split.own), created_at: now, updated_at: now };
+  let record: Row = {
+    uuid,
+    href: hrefOf(name, uuid),
+    ...withoutNullFields(split.own),
+    created_at: now,
+    updated_at: now,
+  };
   if (name === 'episodes') record = joinSeason(edit, uuid, record);
   put(edit, name, uuid, record);
   keepLinks(edit, name, uuid, undefined, record);
   let language: string | undefined;
   if (family.translation) {
     language = languageOf(edit, split.language);
-    putTranslation(edit, name, uuid, language, { [family.translation.parentKey]: uuid, language, ...withoutNullFields(split.translated) });
+    putTranslation(edit, name, uuid, language, {
+      [family.translation.parentKey]: uuid,
+      language,
+      ...withoutNullFields(split.translated),
+    });
   }
   return staged(edit, { family: name, uuid, ...(language ? { language } : {}) });
 }
@@ -110,10 +133,17 @@ export function createRecord(draft: Draft, name: FamilyName, body: unknown, now 
  * created when the record has none in it. An episode moved to another season leaves the old
  * one's numbering and chain and joins the new one's, unless the patch places it itself.
  */
-export function patchRecord(draft: Draft, name: FamilyName, uuid: string, body: unknown, now = writeTime()): WriteOutcome {
+export function patchRecord(
+  draft: Draft,
+  name: FamilyName,
+  uuid: string,
+  body: unknown,
+  now = writeTime(),
+): WriteOutcome {
   const family = familyOf(name);
   const patch = bodyObject(body, `a merge patch of a ${family.singular}`);
-  if (Object.keys(patch).length === 0) throw new HttpError(400, 'Request body is an empty merge patch: name at least one field to change');
+  if (Object.keys(patch).length === 0)
+    throw new HttpError(400, 'Request body is an empty merge patch: name at least one field to change');
   const before = existing(draft, name, uuid);
   const split = splitBody(family, patch);
   refuseChangedServerFields(draft, name, uuid, before, split);
@@ -154,7 +184,8 @@ function moveEpisode(edit: Edit, uuid: string, before: Row, after: Row, patch: R
  * record still linking to it refuses the delete (409), naming each.
  */
 export function deleteRecord(draft: Draft, name: FamilyName, uuid: string, now = writeTime()): WriteOutcome {
-  if (name === 'overview') throw new HttpError(409, 'The catalog needs its overview: it can be changed (PATCH /api/v1/overview), not deleted');
+  if (name === 'overview')
+    throw new HttpError(409, 'The catalog needs its overview: it can be changed (PATCH /api/v1/overview), not deleted');
   const record = existing(draft, name, uuid);
   const edit: Edit = { draft, now, conflicts: [] };
   if (name === 'episodes') leaveSeason(edit, uuid, record);

@@ -33,7 +33,9 @@ const rowKey = (change: RowChange) => `${change.family} ${change.uuid} ${change.
 
 /** The row a change replaces, as the draft has it now. */
 function current(draft: Draft, change: RowChange) {
-  return change.language === undefined ? draft.record(change.family, change.uuid) : draft.translation(change.family, change.uuid, change.language);
+  return change.language === undefined
+    ? draft.record(change.family, change.uuid)
+    : draft.translation(change.family, change.uuid, change.language);
 }
 
 /**
@@ -101,7 +103,10 @@ export function replayWrites(base: Catalog, writes: readonly KeptWrite[], versio
     const problems = [...invalid, ...conflicts];
     if (problems.length) {
       restore();
-      skipped.push({ write, reason: problems.map((p) => `${p.uuid ?? p.file}${p.path ?? ''}: ${p.message}`).join('; ') });
+      skipped.push({
+        write,
+        reason: problems.map((p) => `${p.uuid ?? p.file}${p.path ?? ''}: ${p.message}`).join('; '),
+      });
     } else applied.push({ write, previous });
   });
   const changes = draft.changes();

@@ -16,7 +16,9 @@ function episodesOf(edit: Edit, href: string, except: string): { uuid: string; r
 export function addToSeasonTotal(edit: Edit, href: unknown, delta: number): void {
   const uuid = seasonUuid(href);
   if (!uuid || delta === 0) return;
-  amend(edit, 'seasons', uuid, (season) => (typeof season.duration_total === 'number' ? { ...season, duration_total: season.duration_total + delta } : season));
+  amend(edit, 'seasons', uuid, (season) =>
+    typeof season.duration_total === 'number' ? { ...season, duration_total: season.duration_total + delta } : season,
+  );
 }
 
 /**
@@ -35,7 +37,10 @@ export function joinSeason(edit: Edit, uuid: string, episode: Row): Row {
   const joined = { ...episode };
   joined.episode_num ??= Math.max(0, ...others.map(({ row }) => Number(row.episode_num) || 0)) + 1;
   const own = hrefOf('episodes', uuid);
-  const last = joined.prev_episode === undefined && joined.next_episode === undefined && others.find(({ row }) => row.episode_num === Number(joined.episode_num) - 1);
+  const last =
+    joined.prev_episode === undefined &&
+    joined.next_episode === undefined &&
+    others.find(({ row }) => row.episode_num === Number(joined.episode_num) - 1);
   if (last) {
     const following = last.row.next_episode;
     if (typeof following === 'string' && following !== own) {
@@ -60,7 +65,8 @@ export function leaveSeason(edit: Edit, uuid: string, episode: Row): void {
   if (typeof href !== 'string') return;
   const number = Number(episode.episode_num);
   for (const { uuid: other, row } of episodesOf(edit, href, uuid)) {
-    if (typeof row.episode_num === 'number' && row.episode_num > number) amend(edit, 'episodes', other, (r) => ({ ...r, episode_num: (r.episode_num as number) - 1 }));
+    if (typeof row.episode_num === 'number' && row.episode_num > number)
+      amend(edit, 'episodes', other, (r) => ({ ...r, episode_num: (r.episode_num as number) - 1 }));
   }
   if (typeof episode.duration === 'number') addToSeasonTotal(edit, href, -episode.duration);
 }

@@ -15,7 +15,8 @@ export function pictureType(path: string): string {
   return PICTURE_TYPES[path.slice(path.lastIndexOf('.') + 1).toLowerCase()]!;
 }
 
-const SVG_START = /^\uFEFF?\s*(?:<\?xml[^>]*\?>\s*)?(?:<!--[\s\S]*?-->\s*)*(?:<!DOCTYPE svg[^>[]*>\s*)?(?:<!--[\s\S]*?-->\s*)*<svg[\s>]/i;
+const SVG_START =
+  /^\uFEFF?\s*(?:<\?xml[^>]*\?>\s*)?(?:<!--[\s\S]*?-->\s*)*(?:<!DOCTYPE svg[^>[]*>\s*)?(?:<!--[\s\S]*?-->\s*)*<svg[\s>]/i;
 
 /**
  * The media type the bytes are, by their magic numbers (an SVG by its opening `<svg` element),
@@ -36,7 +37,10 @@ export function sniffPicture(bytes: Buffer): string | undefined {
 const UNSAFE_SVG: readonly [RegExp, string][] = [
   [/<script[\s>/]/i, 'a <script> element'],
   [/[\s"'/]on[a-z]+\s*=/i, 'an event handler attribute (on…=)'],
-  [/\b(?:xlink:)?href\s*=\s*["']?\s*(?:[a-z][a-z0-9+.-]*:|\/\/)/i, 'an href to another document (http:, //, javascript:, data:…)'],
+  [
+    /\b(?:xlink:)?href\s*=\s*["']?\s*(?:[a-z][a-z0-9+.-]*:|\/\/)/i,
+    'an href to another document (http:, //, javascript:, data:…)',
+  ],
   [/\bsrc\s*=\s*["']?\s*(?:[a-z][a-z0-9+.-]*:|\/\/)/i, 'a src to another document'],
   [/url\(\s*["']?\s*(?:[a-z][a-z0-9+.-]*:|\/\/)/i, 'a url(…) to another document'],
   [/@import/i, 'a CSS @import'],

@@ -36,12 +36,19 @@ async function examine(dir: string, path: string, present: ReadonlySet<string> |
     if (code === 'ENOENT' || code === 'ENOTDIR') return { missing: true };
     return { refused: `cannot be read (${code ?? (error as Error).message})` };
   }
-  if (bytes.length > MAX_PICTURE_BYTES) return { refused: `is ${bytes.length} bytes; a picture may take at most ${MAX_PICTURE_BYTES}` };
+  if (bytes.length > MAX_PICTURE_BYTES)
+    return { refused: `is ${bytes.length} bytes; a picture may take at most ${MAX_PICTURE_BYTES}` };
   const expected = pictureType(path);
   const found = sniffPicture(bytes);
-  if (found !== expected) return { refused: `is ${found ? `a ${found} file` : 'not an SVG, PNG, JPEG or WebP picture'} but its name says ${expected}` };
+  if (found !== expected)
+    return {
+      refused: `is ${found ? `a ${found} file` : 'not an SVG, PNG, JPEG or WebP picture'} but its name says ${expected}`,
+    };
   const unsafe = found === 'image/svg+xml' ? unsafeSvg(bytes.toString('utf8')) : undefined;
-  if (unsafe) return { refused: `is an SVG with ${unsafe}: pictures may hold no scripts, event handlers or references to other documents` };
+  if (unsafe)
+    return {
+      refused: `is an SVG with ${unsafe}: pictures may hold no scripts, event handlers or references to other documents`,
+    };
   return { bytes };
 }
 
@@ -55,7 +62,10 @@ async function examine(dir: string, path: string, present: ReadonlySet<string> |
  * @example
  * const { problems, files } = await checkPictures('./data', checked);
  */
-export async function checkPictures(dir: string, checked: ReadonlyMap<FamilyName, CheckedFamily>): Promise<{ problems: Problem[]; files: Map<string, Buffer> }> {
+export async function checkPictures(
+  dir: string,
+  checked: ReadonlyMap<FamilyName, CheckedFamily>,
+): Promise<{ problems: Problem[]; files: Map<string, Buffer> }> {
   const problems: Problem[] = [];
   const examined = new Map<string, Promise<Examined>>();
   const files = new Map<string, Buffer>();
@@ -63,7 +73,12 @@ export async function checkPictures(dir: string, checked: ReadonlyMap<FamilyName
   for (const { family, records } of checked.values()) {
     for (const { index, record } of records) {
       for (const { path, at, variant } of pictureReferences(record)) {
-        const where = { file: family.file, record: index, ...(typeof record.uuid === 'string' ? { uuid: record.uuid } : {}), path: at };
+        const where = {
+          file: family.file,
+          record: index,
+          ...(typeof record.uuid === 'string' ? { uuid: record.uuid } : {}),
+          path: at,
+        };
         // A malformed path is the schema check's to name (format picture-url).
         if (!LOCAL_PICTURE.test(path)) continue;
         if (!examined.has(path)) examined.set(path, examine(dir, path, present));
@@ -71,8 +86,14 @@ export async function checkPictures(dir: string, checked: ReadonlyMap<FamilyName
         if ('bytes' in outcome) files.set(path, outcome.bytes);
         else if ('refused' in outcome) problems.push({ ...where, message: `${path.slice(1)} ${outcome.refused}` });
         else if (!isGeneratedPicture(path, family.name, record)) {
-          const own = typeof record.uuid === 'string' ? `, or name the picture the server draws for this record ('${generatedPicturePath(family.name, record.uuid, variant)}')` : '';
-          problems.push({ ...where, message: `'${path}' is not a file under images/ in the data directory: add the picture there${own}` });
+          const own =
+            typeof record.uuid === 'string'
+              ? `, or name the picture the server draws for this record ('${generatedPicturePath(family.name, record.uuid, variant)}')`
+              : '';
+          problems.push({
+            ...where,
+            message: `'${path}' is not a file under images/ in the data directory: add the picture there${own}`,
+          });
         }
       }
     }

@@ -66,5 +66,8 @@ export function pictureAt(catalog: Catalog, path: string): Picture | undefined {
   const position = store ? store.position(uuid!) : undefined;
   if (!store || position === undefined) return undefined;
   const reference = pictureReferences(store.records[position]!).find((named) => named.path === path);
-  return reference && picture(Buffer.from(drawPicture(subjectOf(catalog, store, position), reference.variant)), 'image/svg+xml');
+  return (
+    reference &&
+    picture(Buffer.from(drawPicture(subjectOf(catalog, store, position), reference.variant)), 'image/svg+xml')
+  );
 }

@@ -44,7 +44,11 @@ export function generatedPicturePath(family: string, uuid: string, variant: numb
 }
 
 /** Whether `path` is one of the pictures the server draws for `record` of `family`. */
-export function isGeneratedPicture(path: string, family: string, record: CatalogRecord | Record<string, unknown>): boolean {
+export function isGeneratedPicture(
+  path: string,
+  family: string,
+  record: CatalogRecord | Record<string, unknown>,
+): boolean {
   const prefix = `/images/${family}/${String(record.uuid)}`;
   return path.startsWith(prefix) && /^(?:-[1-9][0-9]{0,2})?\.svg$/.test(path.slice(prefix.length));
 }

@@ -36,7 +36,12 @@ export const uuid: JsonSchema = { type: 'string', pattern: UUID_PATTERN, descrip
  * the field of that record that must link back.
  */
 export function href(family: string, inverse?: string): JsonSchema {
-  return { type: 'string', 'x-family': family, ...(inverse ? { 'x-inverse': inverse } : {}), description: `Href of a ${family} record` };
+  return {
+    type: 'string',
+    'x-family': family,
+    ...(inverse ? { 'x-inverse': inverse } : {}),
+    description: `Href of a ${family} record`,
+  };
 }
 
 export const text: JsonSchema = { type: 'string', minLength: 1 };
@@ -49,7 +54,8 @@ export const date: JsonSchema = { type: 'string', format: 'date', description: '
 export const picture: JsonSchema = {
   type: 'string',
   format: 'picture-url',
-  description: "URL of a picture. The data may give a path under /images/ (a file under the data directory's images/, or the picture the server draws for the record); answers carry it as an absolute URL of this server, which serves the picture.",
+  description:
+    "URL of a picture. The data may give a path under /images/ (a file under the data directory's images/, or the picture the server draws for the record); answers carry it as an absolute URL of this server, which serves the picture.",
 };
 export const localDateTime: JsonSchema = {
   type: 'string',
@@ -78,7 +84,11 @@ export function object(properties: Record<string, JsonSchema>, required: readonl
  * media, sources and timestamps; `media.images` adds the image list where the family has one.
  * The order is the canonical key order of the data files.
  */
-export function recordFields(family: string, own: Record<string, JsonSchema>, media: { images: boolean }): Record<string, JsonSchema> {
+export function recordFields(
+  family: string,
+  own: Record<string, JsonSchema>,
+  media: { images: boolean },
+): Record<string, JsonSchema> {
   return {
     uuid,
     href: { type: 'string', description: `/api/v1/${family}/<uuid>` },

@@ -42,7 +42,11 @@ const titled = { title: text, description: text };
 export const SCHEMAS = {
   overview: {
     record: object(
-      recordFields('overview', { creators: listOf(text), languages: { ...listOf(language), minItems: 1 } }, { images: false }),
+      recordFields(
+        'overview',
+        { creators: listOf(text), languages: { ...listOf(language), minItems: 1 } },
+        { images: false },
+      ),
       [...RECORD_REQUIRED, 'languages'],
     ),
     translation: translation('overview_uuid', titled, ['title']),
@@ -65,9 +69,11 @@ export const SCHEMAS = {
     ),
   },
   characters: {
-    record: record('characters', { ...names, birth_date: date, death_date: date, gender, actor: href('actors', 'character') }, [
-      'first_name',
-    ]),
+    record: record(
+      'characters',
+      { ...names, birth_date: date, death_date: date, gender, actor: href('actors', 'character') },
+      ['first_name'],
+    ),
   },
   episodes: {
     record: record('episodes', {
@@ -117,10 +123,8 @@ export const SCHEMAS = {
       release_date: date,
       website: url,
     }),
-    translation: translation(
-      'game_uuid',
-      { name: text, description: text, genres: listOf(text), trailer: url },
-      ['name'],
-    ),
+    translation: translation('game_uuid', { name: text, description: text, genres: listOf(text), trailer: url }, [
+      'name',
+    ]),
   },
 } satisfies Record<string, FamilySchema>;

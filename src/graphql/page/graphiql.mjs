@@ -14,7 +14,9 @@ const fetcher = createGraphiQLFetcher({ url });
 async function firstRecords() {
   const query = '{ episodes(size: 1) { items { uuid } } actors(size: 1) { items { uuid } } }';
   try {
-    const response = await fetch(`${url}?query=${encodeURIComponent(query)}`, { headers: { accept: 'application/graphql-response+json' } });
+    const response = await fetch(`${url}?query=${encodeURIComponent(query)}`, {
+      headers: { accept: 'application/graphql-response+json' },
+    });
     const { data } = await response.json();
     return { episode: data.episodes.items[0]?.uuid, actor: data.actors.items[0]?.uuid };
   } catch {
@@ -94,5 +96,7 @@ query ActorInPortuguese {
 }
 
 void firstRecords().then((found) => {
-  createRoot(document.getElementById('graphiql')).render(createElement(GraphiQL, { fetcher, defaultTabs: examples(found), defaultEditorToolsVisibility: false }));
+  createRoot(document.getElementById('graphiql')).render(
+    createElement(GraphiQL, { fetcher, defaultTabs: examples(found), defaultEditorToolsVisibility: false }),
+  );
 });

@@ -21,7 +21,11 @@ function sendPrivate(ctx: Context, status: number, body: object): void {
  * @example
  * accountRoutes(router, accounts, signInGuard(limits));
  */
-export function accountRoutes(router: RouteTable, accounts: AccountService, guard: Middleware = (_ctx, next) => next()): void {
+export function accountRoutes(
+  router: RouteTable,
+  accounts: AccountService,
+  guard: Middleware = (_ctx, next) => next(),
+): void {
   const auth = countsIn('auth');
   router.post('/api/v1/auth/register', auth, jsonBody(), async (ctx) => {
     sendPrivate(ctx, 201, await accounts.register(ctx.request.body, (ctx.state as AuthState).account));

@@ -46,7 +46,9 @@ export function metaRoutes(router: RouteTable, deps: RouteDeps): void {
 
   router.get('/api/v1/endpoints', (ctx) => {
     const entry = deps.served.current.cache.get('endpoints', () => {
-      const routes = router.listed.filter((route) => route.method === 'GET').map((route) => ({ method: 'GET', path: route.path.replace(/:(\w+)/g, '{$1}') }));
+      const routes = router.listed
+        .filter((route) => route.method === 'GET')
+        .map((route) => ({ method: 'GET', path: route.path.replace(/:(\w+)/g, '{$1}') }));
       return { json: JSON.stringify(routes) };
     });
     send(ctx, entry, publicCache(deps));
@@ -57,7 +59,10 @@ export function metaRoutes(router: RouteTable, deps: RouteDeps): void {
 export function overviewEntry(deps: RouteDeps, language: string, origin: string): CachedResponse {
   const { catalog, cache } = deps.served.current;
   return cache.get(`${language} ${origin}${familyPath('overview')}`, () => {
-    const record: Record<string, unknown> = { ...present(catalog.store('overview'), 0, language, origin), data_count: catalog.counts() };
+    const record: Record<string, unknown> = {
+      ...present(catalog.store('overview'), 0, language, origin),
+      data_count: catalog.counts(),
+    };
     return { json: JSON.stringify(record), headers: { 'Content-Language': String(record.language) } };
   });
 }
@@ -71,7 +76,8 @@ export function overviewRoutes(router: RouteTable, deps: RouteDeps): void {
   };
   const single = (ctx: Context) => {
     const uuid = String(ctx.params.uuid ?? '').toLowerCase();
-    if (uuid && uuid !== deps.served.current.catalog.overview.uuid) throw new HttpError(404, `Overview '${uuid}' not found`);
+    if (uuid && uuid !== deps.served.current.catalog.overview.uuid)
+      throw new HttpError(404, `Overview '${uuid}' not found`);
     return 0;
   };
   router.get(familyPath('overview'), sendOverview);

@@ -19,7 +19,14 @@ import type { RouteTable } from '../routing.ts';
  * @example
  * recordEntry(deps, 'actors', 0, 'en-US', origin).etagFor('identity'); // '"…"'
  */
-export function recordEntry(deps: RouteDeps, name: FamilyName, position: number, language: string, origin: string, shape: Shape = { expand: [] }): CachedResponse {
+export function recordEntry(
+  deps: RouteDeps,
+  name: FamilyName,
+  position: number,
+  language: string,
+  origin: string,
+  shape: Shape = { expand: [] },
+): CachedResponse {
   const { catalog, cache } = deps.served.current;
   const store = catalog.store(name);
   const uuid = store.records[position]!.uuid;
@@ -32,10 +39,21 @@ export function recordEntry(deps: RouteDeps, name: FamilyName, position: number,
 }
 
 /** Sends one record from the cache, keyed by its path, language and shape. */
-function sendRecord(ctx: Context, deps: RouteDeps, name: FamilyName, position: number, language: string, cacheControl: string): void {
+function sendRecord(
+  ctx: Context,
+  deps: RouteDeps,
+  name: FamilyName,
+  position: number,
+  language: string,
+  cacheControl: string,
+): void {
   const { catalog } = deps.served.current;
   const origin = pictureOrigin(ctx, deps.publicUrl, catalog);
-  send(ctx, recordEntry(deps, name, position, language, origin, readShape(ctx, catalog.store(name).family)), cacheControl);
+  send(
+    ctx,
+    recordEntry(deps, name, position, language, origin, readShape(ctx, catalog.store(name).family)),
+    cacheControl,
+  );
 }
 
 /** `GET /api/v1/F`, `/api/v1/F/random` and `/api/v1/F/{uuid}` for every family but the overview. */

@@ -7,10 +7,11 @@ import { send } from '../send.ts';
 import { positionOf, publicCache, type RouteDeps } from './context.ts';
 import type { RouteTable } from '../routing.ts';
 
-
 /** One social's answer, from the cache: what `GET …/socials/{social}` sends and a write answers. */
 export function socialEntry(deps: RouteDeps, uuid: string, social: Social): CachedResponse {
-  return deps.served.current.cache.get(`social ${uuid} ${social.social.toLowerCase()}`, () => ({ json: JSON.stringify(social) }));
+  return deps.served.current.cache.get(`social ${uuid} ${social.social.toLowerCase()}`, () => ({
+    json: JSON.stringify(social),
+  }));
 }
 
 /** `/api/v1/actors/{uuid}/socials`, `/socials/random` and `/socials/{social}`: that actor's only. */
@@ -24,14 +25,27 @@ export function socialRoutes(router: RouteTable, deps: RouteDeps): void {
 
   router.get(base, (ctx) => {
     const { actor, socials } = actorOf(ctx);
-    send(ctx, deps.served.current.cache.get(`socials ${actor.uuid}`, () => ({ json: JSON.stringify(socials), cheap: socials.length === 0 })), publicCache(deps));
+    send(
+      ctx,
+      deps.served.current.cache.get(`socials ${actor.uuid}`, () => ({
+        json: JSON.stringify(socials),
+        cheap: socials.length === 0,
+      })),
+      publicCache(deps),
+    );
   });
 
   router.get(`${base}/random`, (ctx) => {
     const { actor, socials } = actorOf(ctx);
     if (socials.length === 0) throw new HttpError(404, `Actor '${actor.uuid}' has no socials`);
     const social = socials[Math.floor(Math.random() * socials.length)]!;
-    send(ctx, deps.served.current.cache.get(`social ${actor.uuid} ${social.social.toLowerCase()}`, () => ({ json: JSON.stringify(social) })), 'no-store');
+    send(
+      ctx,
+      deps.served.current.cache.get(`social ${actor.uuid} ${social.social.toLowerCase()}`, () => ({
+        json: JSON.stringify(social),
+      })),
+      'no-store',
+    );
   });
 
   router.get(`${base}/:social`, (ctx) => {

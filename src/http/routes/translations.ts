@@ -21,17 +21,31 @@ function translationJson(store: FamilyStore, position: number, language: string)
 const translationKey = (name: FamilyName, path: string, suffix: string) => `translations ${name} ${path} ${suffix}`;
 
 /** One translation's answer, from the cache: what `GET …/translations/{language}` sends and a write answers. */
-export function translationEntry(deps: RouteDeps, name: FamilyName, position: number, language: string): CachedResponse {
+export function translationEntry(
+  deps: RouteDeps,
+  name: FamilyName,
+  position: number,
+  language: string,
+): CachedResponse {
   const store = deps.served.current.catalog.store(name);
   const record = recordPath(name, store.records[position]!.uuid);
-  return deps.served.current.cache.get(translationKey(name, `${record}/translations/${language}`, language), () => ({ json: translationJson(store, position, language), headers: { 'Content-Language': language } }));
+  return deps.served.current.cache.get(translationKey(name, `${record}/translations/${language}`, language), () => ({
+    json: translationJson(store, position, language),
+    headers: { 'Content-Language': language },
+  }));
 }
 
 /**
  * `…/translations`, `…/translations/random` and `…/translations/{language}` under `base`.
  * `locate` finds the record (a uuid parameter, or the single overview).
  */
-export function translationRoutes(router: RouteTable, deps: RouteDeps, name: FamilyName, base: string, locate: Locate): void {
+export function translationRoutes(
+  router: RouteTable,
+  deps: RouteDeps,
+  name: FamilyName,
+  base: string,
+  locate: Locate,
+): void {
   const cacheKey = (ctx: Context, suffix: string) => translationKey(name, ctx.path, suffix);
 
   router.get(`${base}/translations`, (ctx) => {
@@ -53,7 +67,10 @@ export function translationRoutes(router: RouteTable, deps: RouteDeps, name: Fam
     const position = locate(ctx, store);
     const languages = store.languagesOf(position);
     const language = languages[Math.floor(Math.random() * languages.length)]!;
-    const entry = cache.get(cacheKey(ctx, language), () => ({ json: translationJson(store, position, language), headers: { 'Content-Language': language } }));
+    const entry = cache.get(cacheKey(ctx, language), () => ({
+      json: translationJson(store, position, language),
+      headers: { 'Content-Language': language },
+    }));
     send(ctx, entry, 'no-store');
   });
 
@@ -67,7 +84,10 @@ export function translationRoutes(router: RouteTable, deps: RouteDeps, name: Fam
     // HawAPI answers 404 for any language a record has no translation in, known to the catalog or not.
     const language = available.find((l) => l.toLowerCase() === asked.toLowerCase());
     if (!language) {
-      throw new HttpError(404, `${title(store)} '${store.records[position]!.uuid}' has no translation in '${asked}'; available: ${available.join(', ')}`);
+      throw new HttpError(
+        404,
+        `${title(store)} '${store.records[position]!.uuid}' has no translation in '${asked}'; available: ${available.join(', ')}`,
+      );
     }
     send(ctx, translationEntry(deps, name, position, language), publicCache(deps));
   });

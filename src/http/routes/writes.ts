@@ -1,7 +1,14 @@
 import type { Context, Middleware } from 'koa';
 import type { Caller } from '../../accounts/account.ts';
 import { createRecord, deleteRecord, patchRecord, type WriteOutcome } from '../../catalog/edit/operations.ts';
-import { createSocial, createTranslation, deleteSocial, deleteTranslation, patchSocial, patchTranslation } from '../../catalog/edit/sub-resources.ts';
+import {
+  createSocial,
+  createTranslation,
+  deleteSocial,
+  deleteTranslation,
+  patchSocial,
+  patchTranslation,
+} from '../../catalog/edit/sub-resources.ts';
 import { FAMILY_NAMES, family, type FamilyName } from '../../catalog/families.ts';
 import { familyPath, hrefOf } from '../../catalog/href.ts';
 import { socialNamed } from '../../catalog/socials.ts';
@@ -33,8 +40,17 @@ const WRITE_BODY_BYTES = 64 * 1024;
 /** Only MAINTAINER and ADMIN accounts write: no token is a 401, any other role a 403. */
 const curatorsOnly: Middleware<AuthState> = (ctx, next) => {
   const caller = ctx.state.account;
-  if (!caller) throw new HttpError(401, `${ctx.method} ${ctx.path} changes the catalog: send a MAINTAINER or ADMIN account's token (Authorization: Bearer <token>)`, { 'WWW-Authenticate': 'Bearer' });
-  if (!CURATORS.includes(caller.role)) throw new HttpError(403, `Account '${caller.username}' is ${caller.role}: only MAINTAINER and ADMIN accounts change the catalog`);
+  if (!caller)
+    throw new HttpError(
+      401,
+      `${ctx.method} ${ctx.path} changes the catalog: send a MAINTAINER or ADMIN account's token (Authorization: Bearer <token>)`,
+      { 'WWW-Authenticate': 'Bearer' },
+    );
+  if (!CURATORS.includes(caller.role))
+    throw new HttpError(
+      403,
+      `Account '${caller.username}' is ${caller.role}: only MAINTAINER and ADMIN accounts change the catalog`,
+    );
   return next();
 };
 
@@ -55,7 +71,10 @@ function ifMatch(ctx: Context, current: () => CachedResponse[]): (() => void) | 
   return () => {
     const tags = current().flatMap((entry) => ['identity', 'br', 'gzip'].map((encoding) => entry.etagFor(encoding)));
     if (!sent.some((tag) => tags.includes(tag))) {
-      throw new HttpError(412, `If-Match ${header} is not the current ETag of ${ctx.path}: it changed since it was read (now ${tags[0]}); read it again and retry`);
+      throw new HttpError(
+        412,
+        `If-Match ${header} is not the current ETag of ${ctx.path}: it changed since it was read (now ${tags[0]}); read it again and retry`,
+      );
     }
   };
 }
@@ -78,27 +97,44 @@ function answer(ctx: Context, status: 200 | 201, entry: CachedResponse, location
  */
 export function writeRoutes(router: RouteTable, deps: WriteDeps): void {
   const run = <T extends WriteOutcome>(ctx: Context, stage: (draft: Draft) => T, precondition?: () => void) =>
-    deps.curator.write({ caller: (ctx.state as AuthState).account as Caller, request: `${ctx.method} ${ctx.path}`, stage, ...(precondition ? { precondition } : {}) });
+    deps.curator.write({
+      caller: (ctx.state as AuthState).account as Caller,
+      request: `${ctx.method} ${ctx.path}`,
+      stage,
+      ...(precondition ? { precondition } : {}),
+    });
   const position = (ctx: Context, name: FamilyName) => positionOf(ctx, deps.served.current.catalog.store(name));
-  const uuidOf = (ctx: Context, name: FamilyName) => deps.served.current.catalog.store(name).records[position(ctx, name)]!.uuid;
-  const languages = (name: FamilyName) => (family(name).translation ? deps.served.current.catalog.languages : [deps.served.current.catalog.defaultLanguage]);
+  const uuidOf = (ctx: Context, name: FamilyName) =>
+    deps.served.current.catalog.store(name).records[position(ctx, name)]!.uuid;
+  const languages = (name: FamilyName) =>
+    family(name).translation ? deps.served.current.catalog.languages : [deps.served.current.catalog.defaultLanguage];
   const origin = (ctx: Context) => pictureOrigin(ctx, deps.publicUrl, deps.served.current.catalog);
   const recordTags = (ctx: Context, name: FamilyName, uuid: string) =>
     ifMatch(ctx, () => {
       const at = deps.served.current.catalog.store(name).position(uuid);
-      const tagsOf = (language: string) => (name === 'overview' ? overviewEntry(deps, language, origin(ctx)) : recordEntry(deps, name, at!, language, origin(ctx)));
+      const tagsOf = (language: string) =>
+        name === 'overview'
+          ? overviewEntry(deps, language, origin(ctx))
+          : recordEntry(deps, name, at!, language, origin(ctx));
       return at === undefined ? [] : languages(name).map(tagsOf);
     });
   const recordAnswer = (ctx: Context, name: FamilyName, outcome: WriteOutcome) => {
     const language = outcome.language ?? deps.served.current.catalog.defaultLanguage;
     if (name === 'overview') return overviewEntry(deps, language, origin(ctx));
-    return recordEntry(deps, name, deps.served.current.catalog.store(name).position(outcome.uuid)!, language, origin(ctx));
+    return recordEntry(
+      deps,
+      name,
+      deps.served.current.catalog.store(name).position(outcome.uuid)!,
+      language,
+      origin(ctx),
+    );
   };
 
   for (const name of FAMILY_NAMES) {
     const base = familyPath(name);
     const item = name === 'overview' ? base : `${base}/:uuid`;
-    const target = (ctx: Context) => (name === 'overview' ? deps.served.current.catalog.overview.uuid : uuidOf(ctx, name));
+    const target = (ctx: Context) =>
+      name === 'overview' ? deps.served.current.catalog.overview.uuid : uuidOf(ctx, name);
 
     router.post(base, curatorsOnly, created, async (ctx) => {
       const outcome = await run(ctx, (draft) => createRecord(draft, name, ctx.request.body));
@@ -106,7 +142,11 @@ export function writeRoutes(router: RouteTable, deps: WriteDeps): void {
     });
     router.patch(item, curatorsOnly, merged, async (ctx) => {
       const uuid = target(ctx);
-      const outcome = await run(ctx, (draft) => patchRecord(draft, name, uuid, ctx.request.body), recordTags(ctx, name, uuid));
+      const outcome = await run(
+        ctx,
+        (draft) => patchRecord(draft, name, uuid, ctx.request.body),
+        recordTags(ctx, name, uuid),
+      );
       answer(ctx, 200, recordAnswer(ctx, name, outcome));
     });
     router.delete(item, curatorsOnly, async (ctx) => {
@@ -120,19 +160,30 @@ export function writeRoutes(router: RouteTable, deps: WriteDeps): void {
       ifMatch(ctx, () => {
         const store = deps.served.current.catalog.store(name);
         const at = store.position(uuid);
-        const held = at === undefined ? undefined : store.languagesOf(at).find((l) => l.toLowerCase() === language.toLowerCase());
+        const held =
+          at === undefined ? undefined : store.languagesOf(at).find((l) => l.toLowerCase() === language.toLowerCase());
         return held ? [translationEntry(deps, name, at!, held)] : [];
       });
-    const translationAnswer = (outcome: WriteOutcome) => translationEntry(deps, name, deps.served.current.catalog.store(name).position(outcome.uuid)!, outcome.language!);
+    const translationAnswer = (outcome: WriteOutcome) =>
+      translationEntry(deps, name, deps.served.current.catalog.store(name).position(outcome.uuid)!, outcome.language!);
     router.post(`${item}/translations`, curatorsOnly, created, async (ctx) => {
       const uuid = target(ctx);
       const outcome = await run(ctx, (draft) => createTranslation(draft, name, uuid, ctx.request.body));
-      answer(ctx, 201, translationAnswer(outcome), `${name === 'overview' ? base : `${base}/${uuid}`}/translations/${outcome.language}`);
+      answer(
+        ctx,
+        201,
+        translationAnswer(outcome),
+        `${name === 'overview' ? base : `${base}/${uuid}`}/translations/${outcome.language}`,
+      );
     });
     router.patch(`${item}/translations/:language`, curatorsOnly, merged, async (ctx) => {
       const uuid = target(ctx);
       const language = String(ctx.params.language);
-      const outcome = await run(ctx, (draft) => patchTranslation(draft, name, uuid, language, ctx.request.body), translationTags(ctx, uuid, language));
+      const outcome = await run(
+        ctx,
+        (draft) => patchTranslation(draft, name, uuid, language, ctx.request.body),
+        translationTags(ctx, uuid, language),
+      );
       answer(ctx, 200, translationAnswer(outcome));
     });
     router.delete(`${item}/translations/:language`, curatorsOnly, async (ctx) => {
@@ -148,7 +199,12 @@ export function writeRoutes(router: RouteTable, deps: WriteDeps): void {
 type Run = <T extends WriteOutcome>(ctx: Context, stage: (draft: Draft) => T, precondition?: () => void) => Promise<T>;
 
 /** An actor's socials: POST a new one, PATCH or DELETE one by its network's name. */
-function socialWrites(router: RouteTable, deps: WriteDeps, run: Run, uuidOf: (ctx: Context, name: FamilyName) => string): void {
+function socialWrites(
+  router: RouteTable,
+  deps: WriteDeps,
+  run: Run,
+  uuidOf: (ctx: Context, name: FamilyName) => string,
+): void {
   const base = `${familyPath('actors')}/:uuid/socials`;
   const socialOf = (uuid: string, name: string) => {
     const store = deps.served.current.catalog.store('actors');
@@ -162,7 +218,12 @@ function socialWrites(router: RouteTable, deps: WriteDeps, run: Run, uuidOf: (ct
   router.post(base, curatorsOnly, created, async (ctx) => {
     const uuid = uuidOf(ctx, 'actors');
     const outcome = await run(ctx, (draft) => createSocial(draft, uuid, ctx.request.body));
-    answer(ctx, 201, socialEntry(deps, uuid, socialOf(uuid, outcome.social)!), `${hrefOf('actors', uuid)}/socials/${encodeURIComponent(outcome.social)}`);
+    answer(
+      ctx,
+      201,
+      socialEntry(deps, uuid, socialOf(uuid, outcome.social)!),
+      `${hrefOf('actors', uuid)}/socials/${encodeURIComponent(outcome.social)}`,
+    );
   });
   router.patch(`${base}/:social`, curatorsOnly, merged, async (ctx) => {
     const uuid = uuidOf(ctx, 'actors');
