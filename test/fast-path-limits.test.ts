@@ -85,7 +85,7 @@ for (const driver of ['memory', 'redis'] as const) {
     RATE_LIMIT: 'on',
     RATE_LIMIT_ANONYMOUS: '200',
     RATE_LIMIT_BASIC: '200',
-    ...(driver === 'redis' ? { REDIS_URL: redis.url, RATE_LIMIT_REDIS_TIMEOUT_MS: '2000' } : {}),
+    ...(driver === 'redis' ? { REDIS_URL: redis.url, RATE_LIMIT_REDIS_TIMEOUT_MS: '10000' } : {}),
   };
   const test = suite<{ server: TestServer }>(`fast path with rate limits (${driver})`, {
     server: undefined as unknown as TestServer,
@@ -167,7 +167,7 @@ for (const driver of ['memory', 'redis'] as const) {
     const server = await startApp({
       RATE_LIMIT: 'on',
       RATE_LIMIT_ANONYMOUS: '2',
-      ...(driver === 'redis' ? { REDIS_URL: redis.url, RATE_LIMIT_REDIS_TIMEOUT_MS: '2000' } : {}),
+      ...(driver === 'redis' ? { REDIS_URL: redis.url, RATE_LIMIT_REDIS_TIMEOUT_MS: '10000' } : {}),
     });
     try {
       if (driver === 'redis') {
@@ -207,7 +207,7 @@ for (const driver of ['memory', 'redis'] as const) {
         RATE_LIMIT: 'on',
         RATE_LIMIT_ANONYMOUS: '1',
         RATE_LIMIT_WINDOW_SECONDS: '4',
-        ...(driver === 'redis' ? { REDIS_URL: redis.url, RATE_LIMIT_REDIS_TIMEOUT_MS: '2000' } : {}),
+        ...(driver === 'redis' ? { REDIS_URL: redis.url, RATE_LIMIT_REDIS_TIMEOUT_MS: '10000' } : {}),
       });
       try {
         if (driver === 'redis') {

@@ -3,10 +3,8 @@ import {
   integer,
   oneOf,
   flag,
-  budget,
   proxyHops,
   publicUrl,
-  redisUrl,
   powerOfTwo,
   optionalSecret,
   optionalText,
@@ -15,6 +13,8 @@ import {
   optionalPath,
   languageTag,
 } from './parsers.ts';
+import { GRAPHQL_VARIABLES } from './graphql-variables.ts';
+import { LIMIT_VARIABLES } from './limit-variables.ts';
 import type { LogFormat, LogLevel } from './logger.ts';
 
 const PRODUCTION_SCRYPT_N = 2 ** 17;
@@ -90,61 +90,7 @@ export const VARIABLES = {
       '`on`: requests may ask for simulated latency (`_delay=<ms>`) and failures (`_fail=<status>`); on in classroom mode whatever it says',
     parse: flag,
   },
-  RATE_LIMIT: {
-    default: 'on',
-    description: '`off` disables every rate limit (classrooms, benchmarks, tests)',
-    parse: flag,
-  },
-  RATE_LIMIT_WINDOW_SECONDS: {
-    default: '60',
-    description: 'Length of the rate-limit window',
-    parse: integer(1, 86400),
-  },
-  RATE_LIMIT_ANONYMOUS: {
-    default: '60',
-    description: 'Requests per window for a client without a token, per address',
-    parse: budget,
-  },
-  RATE_LIMIT_BASIC: { default: '300', description: 'Requests per window for a BASIC account', parse: budget },
-  RATE_LIMIT_DEV: { default: '1000', description: 'Requests per window for a DEV account', parse: budget },
-  RATE_LIMIT_MAINTAINER: {
-    default: '1000',
-    description: 'Requests per window for a MAINTAINER account',
-    parse: budget,
-  },
-  RATE_LIMIT_ADMIN: { default: 'unlimited', description: 'Requests per window for an ADMIN account', parse: budget },
-  AUTH_RATE_LIMIT: {
-    default: '10',
-    description: 'Requests per window to `/api/v1/auth/*`, per address',
-    parse: budget,
-  },
-  PICTURE_RATE_LIMIT: {
-    default: '600',
-    description:
-      "Requests per window for the catalog's pictures (`/images/*`), per address; they count in no other budget",
-    parse: budget,
-  },
-  LOGIN_FAILURE_LIMIT: {
-    default: '5',
-    description: 'Failed logins per username before it is refused with 429, whatever the address',
-    parse: budget,
-  },
-  LOGIN_FAILURE_WINDOW_MINUTES: {
-    default: '15',
-    description: 'Window of `LOGIN_FAILURE_LIMIT`',
-    parse: integer(1, 1440),
-  },
-  REDIS_URL: {
-    default: '',
-    description:
-      'Share rate limits between instances through this Redis (e.g. `redis://127.0.0.1:6379`); empty keeps them in memory',
-    parse: redisUrl,
-  },
-  RATE_LIMIT_REDIS_TIMEOUT_MS: {
-    default: '5',
-    description: 'Longest wait for Redis before a request is served unlimited (fail open)',
-    parse: integer(1, 10000),
-  },
+  ...LIMIT_VARIABLES,
   ACCOUNTS_STORE: {
     default: 'file',
     description:
@@ -201,44 +147,7 @@ export const VARIABLES = {
     description: 'Longest time to receive the request headers before a 408',
     parse: integer(1, 3600),
   },
-  GRAPHQL_MAX_DEPTH: {
-    default: '10',
-    description: 'Deepest nesting of fields a GraphQL query may have (fragments flattened)',
-    parse: integer(1, 100),
-  },
-  GRAPHQL_MAX_ALIASES: {
-    default: '20',
-    description: 'Aliased fields one GraphQL operation may have',
-    parse: integer(0, 1000),
-  },
-  GRAPHQL_MAX_FIELDS: {
-    default: '1000',
-    description:
-      'Most field selections a GraphQL query may have, fragments expanded where spread; a field name repeated in one selection counts once more for each earlier occurrence',
-    parse: integer(10, 100_000),
-  },
-  GRAPHQL_MAX_COST: {
-    default: '20000',
-    description:
-      'Estimated objects one GraphQL query may ask for (page sizes and link lists multiplied through the nesting)',
-    parse: integer(1, 10_000_000),
-  },
-  GRAPHQL_MAX_DOCUMENT_BYTES: {
-    default: '16384',
-    description: 'Largest GraphQL query text, in bytes; a POST body may be twice as large (variables)',
-    parse: integer(256, 1_048_576),
-  },
-  GRAPHQL_MAX_TOKENS: {
-    default: '2000',
-    description: 'Most tokens (names, punctuation, values) a GraphQL query text may have',
-    parse: integer(100, 100_000),
-  },
-  GRAPHQL_COSTLY_QUEUE: {
-    default: '8',
-    description:
-      'Costly GraphQL operations (estimated cost 1000 or more, or a new query text of 2048 characters or more; run or checked one at a time) that may wait for their turn; the next is refused with 503 and Retry-After',
-    parse: integer(0, 10_000),
-  },
+  ...GRAPHQL_VARIABLES,
   SHUTDOWN_GRACE_SECONDS: {
     default: '10',
     description: 'On SIGTERM or SIGINT, how long in-flight requests may take before their connections are closed',

@@ -1,16 +1,15 @@
 import { FAMILIES, type Family, type FamilyName } from '../catalog/families.ts';
 import { familyPath } from '../catalog/href.ts';
 import { listParameters, parameter, shapeParameters, uuidParameter } from './parameters.ts';
-import { ALWAYS, errorResponse, PAGE_HEADERS, response, success } from './responses.ts';
+import { ALWAYS, CACHED, errorResponse, PAGE_HEADERS, response, success } from './responses.ts';
 import { componentName, ref, type Json } from './schemas.ts';
 import { capitalize } from '../lib/text.ts';
+import { socialPaths } from './social-paths.ts';
 
 /** The tag grouping a family's operations. @example familyTag(family('actors')); // 'Actors' */
 export function familyTag(family: Family): string {
   return capitalize(family.name);
 }
-
-const CACHED = ['ETag', 'Cache-Control'];
 
 /** Headers of a record answer: cache validators, and the language where there is one. */
 function recordHeaders(family: Family, cacheHeaders: readonly string[]): string[] {
@@ -198,63 +197,6 @@ function overviewPaths(overview: Family, example: string | undefined): Record<st
           'The same as `/api/v1/overview`, for clients that read every record by uuid; any other uuid is a 404.',
         parameters: [uuid, ...language],
         responses: { ...answer, 404: errorResponse("Not the overview's uuid"), ...ALWAYS },
-      },
-    },
-  };
-}
-
-/** An actor's social accounts. */
-function socialPaths(example: string | undefined): Record<string, Json> {
-  const tags = ['Actors'];
-  const uuid = uuidParameter(example);
-  const actor = { 400: errorResponse('A malformed uuid'), 404: errorResponse('No such actor') };
-  const list = { type: 'array', items: ref('Social') };
-  const base = `${familyPath('actors')}/{uuid}/socials`;
-  return {
-    [base]: {
-      get: {
-        tags,
-        operationId: 'listActorSocials',
-        summary: "The actor's social accounts",
-        description: 'Every social network account of the actor, as its `socials` field lists them.',
-        parameters: [uuid],
-        responses: {
-          200: success('Every social account', list, CACHED),
-          304: response('NotModified'),
-          ...actor,
-          ...ALWAYS,
-        },
-      },
-    },
-    [`${base}/random`]: {
-      get: {
-        tags,
-        operationId: 'randomActorSocial',
-        summary: 'A random social account of the actor',
-        description: 'One of the accounts, picked anew on every request (`Cache-Control: no-store`).',
-        parameters: [uuid],
-        responses: {
-          200: success('One of them', ref('Social'), ['Cache-Control']),
-          ...actor,
-          404: errorResponse('No such actor, or it has no socials'),
-          ...ALWAYS,
-        },
-      },
-    },
-    [`${base}/{social}`]: {
-      get: {
-        tags,
-        operationId: 'getActorSocial',
-        summary: "The actor's account on one network",
-        description: 'The network is matched by name in any case (`instagram` finds `Instagram`).',
-        parameters: [uuid, parameter('Social')],
-        responses: {
-          200: success('The account', ref('Social'), CACHED),
-          304: response('NotModified'),
-          ...actor,
-          404: errorResponse('No such actor, or no account on that network'),
-          ...ALWAYS,
-        },
       },
     },
   };

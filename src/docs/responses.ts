@@ -149,3 +149,6 @@ export const ALWAYS: Json = {
 
 /** The same for routes that count in no budget (the reference page, the health check): no 429. */
 export const ALWAYS_FREE: Json = { 401: response('Unauthorized'), default: response('Error') };
+
+/** The headers of an answer any cache may keep and revalidate. */
+export const CACHED = ['ETag', 'Cache-Control'];

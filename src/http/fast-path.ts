@@ -1,21 +1,20 @@
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import type { Middleware } from 'koa';
-import { LRUCache } from 'lru-cache';
 import type { AccountService } from '../accounts/service.ts';
 import type { Logger } from '../config/logger.ts';
 import type { CachedResponse } from '../served/cached-response.ts';
 import type { HttpError } from '../lib/http-error.ts';
 import type { Admission, RateLimits } from '../limits/rate-limits.ts';
-import { RepeatFilter } from '../lib/repeat-filter.ts';
 import { readBearer, recallBearer, type Bearer } from './bearer.ts';
-import { errorBody, type ErrorFields, type RenderedState } from './errors.ts';
+import type { ErrorFields, RenderedState } from './errors.ts';
+import { replay, writeError } from './fast-answers.ts';
 import { reportIncident } from './incident.ts';
 import { countedBefore, requestClient, type ProxyTrust } from './rate-limit.ts';
-import { pairsOf, plain, variesOn, withLimits, type BaseState } from './replayed-headers.ts';
+import { pairsOf, plain, variesOn, type BaseState } from './replayed-headers.ts';
 import { lacksHost, targetTooLong } from './request-guard.ts';
 import type { RouteState } from './routing.ts';
-import { KNOWN_OVERHEAD_BYTES, knownSize, writtenHere, type Known } from './fast-path-known.ts';
-import { negotiate, type SentState } from './send.ts';
+import { KnownUrls, writtenHere, type Known } from './known-urls.ts';
+import type { SentState } from './send.ts';
 import { askedSimulation } from './simulation.ts';
 import type { ServedCatalog } from '../served/served-catalog.ts';
 
@@ -47,19 +46,7 @@ const ANONYMOUS: Bearer = {};
  * createHttpServer(fast.listener(app.callback()), options);
  */
 export class FastPath {
-  /** Answers kept in the response cache, by URL (its number in `urls`) and the headers they vary on. */
-  private readonly known: LRUCache<string, Known>;
-  /** 400s, 404s and 429s, apart: a stream of made-up URLs must not push out the answers that took work. */
-  private readonly errors: LRUCache<string, Known>;
-  /** A 400, 404 or 429 is remembered from its URL's second request on, as answers are kept (ResponseCache). */
-  private readonly errorRepeats = new RepeatFilter();
-  /**
-   * Each URL remembered: a number that stands for it in the answers' keys (a long URL is then
-   * hashed once per request, not twice), and the request headers its answer varies on (as the
-   * answer's `Vary` said).
-   */
-  private readonly urls: LRUCache<string, { id: string; names: string[] }>;
-  private nextId = 0;
+  private readonly memory: KnownUrls;
   /** The last 429 written, with what decides it (see `refuse`). */
   private lastRefusal?: {
     known: Known;
@@ -73,23 +60,7 @@ export class FastPath {
   private app?: RequestListener;
 
   constructor(private readonly options: FastPathOptions) {
-    const { answersBytes, errorsBytes } = options.memory;
-    const sized = (maxSize: number) => ({ maxSize: Math.max(1, Math.floor(maxSize)), sizeCalculation: knownSize });
-    this.known = new LRUCache<string, Known>(sized(answersBytes * 0.75));
-    this.errors = new LRUCache<string, Known>(sized(errorsBytes));
-    this.urls = new LRUCache<string, { id: string; names: string[] }>({
-      maxSize: Math.max(1, Math.floor(answersBytes * 0.25 + errorsBytes)),
-      sizeCalculation: ({ names }, url) => KNOWN_OVERHEAD_BYTES / 2 + url.length + names.join('').length,
-    });
-  }
-
-  private static key(
-    { id, names }: { id: string; names: readonly string[] },
-    headers: IncomingMessage['headers'],
-  ): string {
-    let key = id;
-    for (const name of names) key += `\n${String(headers[name] ?? '')}`;
-    return key;
+    this.memory = new KnownUrls(options.memory);
   }
 
   /**
@@ -113,17 +84,15 @@ export class FastPath {
       let answer: Known['answer'];
       if (cached && (picture || cache.peek(sent.entry.key) === sent.entry)) {
         answer = { cacheKey: sent.entry.key, cacheControl: sent.cacheControl, picture };
-      } else if (error && (error.status === 400 || error.status === 404) && this.errorRepeats.seenBefore(ctx.url)) {
+      } else if (error && (error.status === 400 || error.status === 404) && this.memory.repeated(ctx.url)) {
         answer = { error };
-      } else if (error?.status === 429 && this.errorRepeats.seenBefore(ctx.url)) {
+      } else if (error?.status === 429 && this.memory.repeated(ctx.url)) {
         answer = { refusedOnly: true };
       } else {
         return;
       }
       const names = variesOn(ctx.response.get('Vary'));
-      const url = { id: this.urls.get(ctx.url)?.id ?? String(this.nextId++), names };
-      this.urls.set(ctx.url, url);
-      ('cacheKey' in answer ? this.known : this.errors).set(FastPath.key(url, ctx.req.headers), {
+      this.memory.learn(ctx.url, names, ctx.req.headers, {
         version: cache.version,
         budget: state.route.budget,
         base: pairsOf(state.base ?? {}),
@@ -155,7 +124,7 @@ export class FastPath {
   private fail(req: IncomingMessage, res: ServerResponse, known: Known, error: unknown): void {
     const id = reportIncident(this.options.log, `500 on GET ${known.path} (fast path)`, error);
     if (!res.headersSent)
-      this.writeError(
+      writeError(
         req,
         res,
         { status: 500, method: 'GET', message: 'Internal server error', url: known.path, request_id: id },
@@ -167,9 +136,7 @@ export class FastPath {
   private find(req: IncomingMessage): { known: Known; entry?: CachedResponse } | undefined {
     if (req.method !== 'GET' || lacksHost(req)) return undefined;
     const url = req.url ?? '';
-    const remembered = this.urls.get(url);
-    const key = remembered && FastPath.key(remembered, req.headers);
-    const known = key !== undefined ? (this.known.get(key) ?? this.errors.get(key)) : undefined;
+    const known = this.memory.recall(url, req.headers);
     if (!known || !this.options.served.ready) return undefined;
     const { cache, pictures } = this.options.served.current;
     if (known.version !== cache.version) return undefined;
@@ -229,16 +196,8 @@ export class FastPath {
     const refusal = admission?.refusal ? { status: 429, ...admission.refusal } : bearer.rejected;
     if (refusal) this.refuse(req, res, known, refusal, admission?.headers);
     else if ('refusedOnly' in known.answer) return this.handOver(req, res, admission);
-    else if ('error' in known.answer) this.writeError(req, res, known.answer.error, known.headers, admission?.headers);
-    else
-      this.replay(
-        req,
-        res,
-        known.headers,
-        entry!,
-        (known.answer as { cacheControl: string }).cacheControl,
-        admission?.headers,
-      );
+    else if ('error' in known.answer) writeError(req, res, known.answer.error, known.headers, admission?.headers);
+    else replay(req, res, known, entry!, admission?.headers);
     if (started !== undefined) this.options.log.access('GET', known.path, res.statusCode, performance.now() - started);
   }
 
@@ -283,45 +242,7 @@ export class FastPath {
       ...(known.params ? { params: known.params } : {}),
     };
     // The error's own headers (Retry-After, WWW-Authenticate) are never among the base's.
-    const written = this.writeError(req, res, fields, known.base.concat(pairsOf(error.headers)), limitHeaders);
+    const written = writeError(req, res, fields, known.base.concat(pairsOf(error.headers)), limitHeaders);
     if (error.status === 429) this.lastRefusal = { known, at, message: error.message, accept, ...written };
-  }
-
-  /** Writes an error answer: `headers` (pairs, with no type or `Cache-Control`), the limit headers, the body's own. */
-  private writeError(
-    req: IncomingMessage,
-    res: ServerResponse,
-    fields: ErrorFields,
-    headers: readonly string[],
-    limitHeaders?: readonly string[],
-  ): { headers: string[]; body: string } {
-    const { type, body } = errorBody(fields, req);
-    const all = withLimits(headers, limitHeaders);
-    all.push('content-type', type, 'cache-control', 'no-store', 'content-length', String(Buffer.byteLength(body)));
-    res.writeHead(fields.status, all).end(body);
-    return { headers: all, body };
-  }
-
-  /** Sends a cached answer with the headers the app sent with it. */
-  private replay(
-    req: IncomingMessage,
-    res: ServerResponse,
-    known: readonly string[],
-    entry: CachedResponse,
-    cacheControl: string,
-    limitHeaders?: readonly string[],
-  ): void {
-    const { status, encoding, etag } = negotiate(req, entry, cacheControl);
-    const head = withLimits(known, limitHeaders);
-    if (etag) head.push('etag', etag);
-    if (status === 304) {
-      res.writeHead(304, head).end();
-      return;
-    }
-    const body = entry.bytes(encoding);
-    if (encoding !== 'identity') head.push('content-encoding', encoding);
-    // Remembered from a 200 or a 304: the type comes from the entry either way.
-    head.push('content-type', entry.headers['Content-Type']!, 'content-length', String(body.length));
-    res.writeHead(200, head).end(body);
   }
 }

@@ -68,13 +68,29 @@ export async function readyRedis(
       warn(`${where} unreachable (${error.message}): reads go on, ${what} answer 503 until it returns`),
     onBack: () => warn(`${where} is back: ${what} are served again`),
   });
-  await new Promise<void>((resolve, reject) => {
-    if (redis.status === 'ready') return resolve();
-    const timer = setTimeout(() => reject(new Error(`${where} did not answer within 5 s`)), 5000);
+  if (!(await whenReady(redis, READY_MS))) throw new Error(`${where} did not answer within ${READY_MS / 1000} s`);
+  return redis;
+}
+
+/** How long a boot waits for a Redis it needs. */
+const READY_MS = 5000;
+
+/**
+ * Whether `redis` is connected within `ms` (true at once when it is). A client made with
+ * `connectRedis` fails its commands at once until then: a feature that goes on without Redis
+ * (the limits) waits for this at boot, so that its first requests are not served as if
+ * Redis were down.
+ *
+ * @example
+ * if (!(await whenReady(redis, 5000))) log.warn('Redis is not reachable yet');
+ */
+export function whenReady(redis: Redis, ms: number): Promise<boolean> {
+  if (redis.status === 'ready') return Promise.resolve(true);
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => resolve(false), ms);
     redis.once('ready', () => {
       clearTimeout(timer);
-      resolve();
+      resolve(true);
     });
   });
-  return redis;
 }

@@ -4,7 +4,7 @@ import { HttpError } from '../lib/http-error.ts';
 import type { Client } from './client.ts';
 import { limitHeaders, retryHeaders, type LimitHeaders } from './headers.ts';
 import { MemoryCounter } from './memory-counter.ts';
-import { connectRedis, shownRedis } from '../lib/redis.ts';
+import { connectRedis, shownRedis, whenReady } from '../lib/redis.ts';
 import { RedisCounter } from './redis-counter.ts';
 import { TIERS, type Tier } from './tiers.ts';
 import type { Verdict, WindowCounter } from './window-counter.ts';
@@ -75,6 +75,9 @@ export class RateLimits {
         ),
       onBack: () => log.warn(`${where} is back: rate limits are shared again`),
     });
+    // Counted in Redis from the first request on; a Redis still away after this goes on as down.
+    if (!(await whenReady(client, 5000)))
+      log.warn(`${where} did not answer within 5 s: requests are served without shared rate limits until it does`);
     return new RateLimits(options, log, client);
   }
 

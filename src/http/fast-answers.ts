@@ -1,0 +1,45 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { CachedResponse } from '../served/cached-response.ts';
+import { errorBody, type ErrorFields } from './errors.ts';
+import type { Known } from './known-urls.ts';
+import { withLimits } from './replayed-headers.ts';
+import { negotiate } from './send.ts';
+
+// How the fast path writes its answers on the raw response: an error, or a cached answer.
+
+/** Writes an error answer: `headers` (pairs, with no type or `Cache-Control`), the limit headers, the body's own. */
+export function writeError(
+  req: IncomingMessage,
+  res: ServerResponse,
+  fields: ErrorFields,
+  headers: readonly string[],
+  limitHeaders?: readonly string[],
+): { headers: string[]; body: string } {
+  const { type, body } = errorBody(fields, req);
+  const all = withLimits(headers, limitHeaders);
+  all.push('content-type', type, 'cache-control', 'no-store', 'content-length', String(Buffer.byteLength(body)));
+  res.writeHead(fields.status, all).end(body);
+  return { headers: all, body };
+}
+
+/** Sends a cached answer with the headers the app sent with it. */
+export function replay(
+  req: IncomingMessage,
+  res: ServerResponse,
+  known: Known,
+  entry: CachedResponse,
+  limitHeaders?: readonly string[],
+): void {
+  const { status, encoding, etag } = negotiate(req, entry, (known.answer as { cacheControl: string }).cacheControl);
+  const head = withLimits(known.headers, limitHeaders);
+  if (etag) head.push('etag', etag);
+  if (status === 304) {
+    res.writeHead(304, head).end();
+    return;
+  }
+  const body = entry.bytes(encoding);
+  if (encoding !== 'identity') head.push('content-encoding', encoding);
+  // Remembered from a 200 or a 304: the type comes from the entry either way.
+  head.push('content-type', entry.headers['Content-Type']!, 'content-length', String(body.length));
+  res.writeHead(200, head).end(body);
+}
