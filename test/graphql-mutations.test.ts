@@ -247,6 +247,11 @@ test('hostile inputs the writer refuses answer the REST route’s status for the
     assert.is(status, byRest.status, message);
     assert.is(message, byRest.body.message);
   }
+  const required = await newLocation('Keeps its name');
+  const removal = refusal(await graphql(RENAME_LOCATION, { uuid: required.uuid, name: null }));
+  const byRest = await rest('PATCH', String(required.href), { name: null });
+  assert.equal(removal, { status: byRest.status, message: byRest.body.message });
+  assert.is(removal.status, 400);
   const unknown = await graphql(RENAME_LOCATION, { uuid: crypto.randomUUID(), name: 'x' });
   assert.is(refusal(unknown).status, 404);
   assert.is(refusal(await graphql(RENAME_LOCATION, { uuid: 'nope', name: 'x' })).status, 400);
