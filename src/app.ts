@@ -34,6 +34,7 @@ import { signInGuard } from './http/sign-in-guard.ts';
 import { simulation } from './http/simulation.ts';
 import { ServedCatalog } from './served/served-catalog.ts';
 import { writeRoutes } from './http/routes/writes.ts';
+import { CatalogWriter } from './http/catalog-writer.ts';
 import {
   accountOptions,
   createLimits,
@@ -91,7 +92,8 @@ export function createApp(
   };
   const cacheControl = `public, max-age=${config.CACHE_MAX_AGE}`;
   catalogRoutes(routes, routeDeps);
-  if (curator) writeRoutes(routes, { ...routeDeps, curator });
+  const writer = curator && new CatalogWriter({ ...routeDeps, curator });
+  if (writer) writeRoutes(routes, routeDeps, writer);
   accountRoutes(routes, accounts, limits && signInGuard(limits));
   docsRoutes(routes, {
     served,
@@ -108,6 +110,7 @@ export function createApp(
     costlyQueue: config.GRAPHQL_COSTLY_QUEUE,
     documentCacheBytes: GRAPHQL_DOCUMENT_BYTES,
     log,
+    ...(writer ? { writer } : {}),
   });
   pictureRoutes(routes, served);
   // Named, so that a test holds the chain to what the fast path stands in for (STANDS_IN_FOR).

@@ -86,11 +86,15 @@ test('GraphiQL fills the window; its tabs are named by their queries, each shown
     `the editors are ${editors.height} px high in a ${window.height} px window`,
   );
   const tabs = page.locator('.graphiql-tab');
-  assert.equal(await tabs.allInnerTexts(), ['LongestEpisodes', 'EpisodeAndSeason', 'ActorInPortuguese']);
-  for (let i = 0; i < 3; i++) {
+  assert.equal(await tabs.allInnerTexts(), ['LongestEpisodes', 'EpisodeAndSeason', 'ActorInPortuguese', 'NewLocation']);
+  for (let i = 0; i < 4; i++) {
     const name = await openTab(page, i);
     const { text, hidden } = await queryEditor(page);
-    assert.match(text, /^# .+\n(# .+\n)*query \w+ \{\n[^]+\n\}$/, `tab ${name} shows ${JSON.stringify(text)}`);
+    assert.match(
+      text,
+      /^# .+\n(# .+\n)*(query|mutation) \w+ \{\n[^]+\n\}$/,
+      `tab ${name} shows ${JSON.stringify(text)}`,
+    );
     assert.equal(hidden, [], `tab ${name}: lines cut off`);
   }
   await openTab(page, 0);

@@ -31,6 +31,7 @@ const server = createServer((req, res) => {
         origin: `http://${req.headers.host}`,
         pacer: new Pacer(5),
         reached: new Map(),
+        mutations: {},
       } satisfies GraphQLContext,
     });
     const body = JSON.stringify(result);

@@ -139,8 +139,8 @@ export function graphqlPaths(): Record<string, Json> {
       post: {
         tags,
         operationId: 'graphqlPost',
-        summary: 'Run a GraphQL query',
-        description: `${ABOUT} A POST's answer is not stored by caches (\`Cache-Control: no-store\`).`,
+        summary: 'Run a GraphQL query or mutation',
+        description: `${ABOUT} Mutations (\`create_episode\`, \`update_episode\`, \`delete_episode\`… for MAINTAINER and ADMIN tokens) make the REST writes, by POST only; a refused one is a GraphQL error whose \`extensions.status\` is the REST status. A POST's answer is not stored by caches (\`Cache-Control: no-store\`).`,
         requestBody: { required: true, content: { 'application/json': { schema: ref('GraphQLRequest') } } },
         responses: {
           200: graphqlAnswer('The result, `errors` included when a field failed', ['Cache-Control']),

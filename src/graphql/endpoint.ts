@@ -1,6 +1,8 @@
-import type { GraphQLSchema } from 'graphql';
+import { getOperationAST, type GraphQLSchema } from 'graphql';
 import { createHandler, type Request as GraphQLRequest } from 'graphql-http';
 import type { Context } from 'koa';
+import type { AuthState } from '../http/bearer.ts';
+import type { CatalogWriter } from '../http/catalog-writer.ts';
 import type { IncidentLog } from '../http/incident.ts';
 import { pictureOrigin } from '../http/origin.ts';
 import { acceptedLanguage } from '../http/request-query.ts';
@@ -11,8 +13,10 @@ import { admit } from './admission.ts';
 import { CostlyGate } from './costly-gate.ts';
 import { Pacer } from './pacer.ts';
 import { DocumentCache } from './documents.ts';
+import { withRestStatus } from './error-status.ts';
 import { withIncidentsReported } from './incidents.ts';
 import type { GraphQLLimits } from './limits.ts';
+import type { MutationContext } from './mutations.ts';
 import { catalogSchema, schemaText, type GraphQLContext } from './schema.ts';
 
 /** What the GraphQL endpoint serves, and how. */
@@ -31,6 +35,8 @@ export interface GraphQLOptions {
   documentCacheBytes: number;
   /** Where an error no resolver expected is logged, with the request id its answer quotes. */
   log: IncidentLog;
+  /** What the mutations write through, as the REST write routes do; none when the server takes no writes. */
+  writer?: CatalogWriter;
 }
 
 /** What travels with one request through graphql-http: the resolvers' context and whether the answer may be kept. */
@@ -83,6 +89,12 @@ const REFUSALS: Record<number, string> = {
   405: 'GraphQL takes GET and POST only',
 };
 
+/** The mutations' side of a request: the writer and the caller its token names. */
+function mutationContext(ctx: Context, writer: CatalogWriter | undefined): MutationContext {
+  const caller = (ctx.state as AuthState).account;
+  return { ...(writer ? { writer } : {}), ...(caller ? { caller } : {}) };
+}
+
 /** What the GraphQL routes call: the endpoint's answer and the schema's text. */
 export interface GraphQLEndpoint {
   answer(ctx: Context): Promise<void>;
@@ -109,8 +121,10 @@ export function graphqlEndpoint(options: GraphQLOptions): GraphQLEndpoint {
   const refusal = busy(options.costlyQueue);
   const handler = createHandler<Context['req'], RequestContext, GraphQLContext>({
     schema,
-    onOperation: (req, _, result) => {
-      req.context.keep = req.context.random === false && !result.errors;
+    formatError: withRestStatus,
+    onOperation: (req, args, result) => {
+      const mutation = getOperationAST(args.document, args.operationName)?.operation === 'mutation';
+      req.context.keep = req.context.random === false && !mutation && !result.errors;
       return withIncidentsReported(result, options.log, `${req.method} ${req.raw.url?.split('?')[0]}`);
     },
     onSubscribe: async (req, params) => {
@@ -161,7 +175,15 @@ export function graphqlEndpoint(options: GraphQLOptions): GraphQLEndpoint {
     const kept = cache.peek(key);
     if (kept) return send(ctx, kept, cacheControl);
     const context: RequestContext = {
-      graphql: { catalog, preferred, maxPageSize, origin, pacer: new Pacer(EXECUTION_SLICE_MS), reached: new Map() },
+      graphql: {
+        catalog,
+        preferred,
+        maxPageSize,
+        origin,
+        pacer: new Pacer(EXECUTION_SLICE_MS),
+        reached: new Map(),
+        mutations: mutationContext(ctx, options.writer),
+      },
       keep: false,
     };
     const request: GraphQLRequest<Context['req'], RequestContext> = {

@@ -31,7 +31,7 @@ function fitsInt(schema: JsonSchema): boolean {
 }
 
 /** Integers are Int where their schema bounds them to 32 bits, else SafeInt (a season's budget, a duration in milliseconds). */
-function scalarOf(schema: JsonSchema): GraphQLOutputType | undefined {
+export function scalarOf(schema: JsonSchema): GraphQLOutputType | undefined {
   switch (schema.type) {
     case 'string':
       return GraphQLString;
@@ -44,7 +44,7 @@ function scalarOf(schema: JsonSchema): GraphQLOutputType | undefined {
   }
 }
 
-function describe(schema: JsonSchema): { description?: string } {
+export function describe(schema: JsonSchema): { description?: string } {
   return schema.description ? { description: schema.description } : {};
 }
 

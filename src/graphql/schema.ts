@@ -18,6 +18,7 @@ import { knownLanguage } from '../catalog/language.ts';
 import { listPage, readListQuery } from '../catalog/list-request.ts';
 import { checkedUuid } from '../catalog/href.ts';
 import { conditionsOf, filterInput } from './filters.ts';
+import { mutationFields, type MutationContext } from './mutations.ts';
 import type { Pacer } from './pacer.ts';
 import { RecordTypes, typeName } from './record-types.ts';
 import { ServedRecord } from './served.ts';
@@ -34,6 +35,8 @@ export type GraphQLContext = {
   pacer: Pacer;
   /** The records this request has reached through links (`ServedRecord.follow`). */
   reached: Map<string, ServedRecord>;
+  /** Who writes, and through what: the mutations' side of the request. */
+  mutations: MutationContext;
 };
 
 type RootField = GraphQLFieldConfig<unknown, GraphQLContext, Record<string, unknown>>;
@@ -210,7 +213,7 @@ function familyFields(family: Family, types: RecordTypes): Record<string, RootFi
 /**
  * The catalog as a GraphQL schema, generated from the families' JSON Schemas. Each list
  * takes the REST list's arguments and is answered by `listPositions`; records are served by
- * the same `present` as REST.
+ * the same `present` as REST; the mutations make the REST routes' writes (`mutationFields`).
  *
  * @example
  * printSchema(catalogSchema()); // type Query { episodes(filter: EpisodeFilter, …): EpisodePage! … }
@@ -235,7 +238,10 @@ export function catalogSchema(): GraphQLSchema {
   };
   for (const name of FAMILY_NAMES)
     if (name !== 'overview') Object.assign(fields, familyFields(FAMILIES.get(name)!, types));
-  return new GraphQLSchema({ query: new GraphQLObjectType({ name: 'Query', fields }) });
+  return new GraphQLSchema({
+    query: new GraphQLObjectType({ name: 'Query', fields }),
+    mutation: new GraphQLObjectType({ name: 'Mutation', fields: mutationFields(types) }),
+  });
 }
 
 /**

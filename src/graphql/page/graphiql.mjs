@@ -25,7 +25,8 @@ async function firstRecords() {
 }
 
 /**
- * Example queries, one per tab: a filtered page, a walk through links, languages. Each is a
+ * Example operations, one per tab: a filtered page, a walk through links, languages, a curator's
+ * write. Each is a
  * named operation (GraphiQL titles its tab with the name), in lines that fit the editor.
  */
 function examples({ episode, actor }) {
@@ -92,6 +93,24 @@ query ActorInPortuguese {
 `,
     });
   }
+  tabs.push({
+    query: `# A curator's write: put a MAINTAINER or
+# ADMIN token in Headers, as
+# {"Authorization": "Bearer …"}
+mutation NewLocation {
+  create_location(
+    input: {
+      name: "Old Cannery"
+      language: "en-US"
+    }
+  ) {
+    uuid
+    name
+    languages
+  }
+}
+`,
+  });
   return tabs;
 }
 

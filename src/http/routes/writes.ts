@@ -1,56 +1,24 @@
 import type { Context, Middleware } from 'koa';
-import type { Caller } from '../../accounts/account.ts';
-import { createRecord, deleteRecord, patchRecord, type WriteOutcome } from '../../catalog/edit/operations.ts';
-import {
-  createSocial,
-  createTranslation,
-  deleteSocial,
-  deleteTranslation,
-  patchSocial,
-  patchTranslation,
-} from '../../catalog/edit/sub-resources.ts';
+import type { WriteOutcome } from '../../catalog/edit/operations.ts';
 import { FAMILY_NAMES, family, type FamilyName } from '../../catalog/families.ts';
 import { familyPath, hrefOf } from '../../catalog/href.ts';
-import { socialNamed } from '../../catalog/socials.ts';
-import type { Draft } from '../../catalog/edit/draft.ts';
-import { HttpError } from '../../lib/http-error.ts';
-import type { AuthState } from '../bearer.ts';
 import type { CachedResponse } from '../../served/cached-response.ts';
-import type { Curator } from '../../served/curator.ts';
+import type { AuthState } from '../bearer.ts';
+import { curatorOf, type CatalogWriter, type WriteCall } from '../catalog-writer.ts';
 import { jsonBody } from '../json-body.ts';
 import { pictureOrigin } from '../origin.ts';
 import { positionOf, type RouteDeps } from './context.ts';
 import { overviewEntry } from './meta.ts';
 import { recordEntry } from './records.ts';
-import { socialEntry } from './socials.ts';
 import { translationEntry } from './translations.ts';
 import type { RouteTable } from '../routing.ts';
-
-/** What the write routes need besides the read routes' deps: the one place writes are taken. */
-export interface WriteDeps extends RouteDeps {
-  curator: Curator;
-}
-
-/** Roles that may change the catalog (HawAPI's). */
-const CURATORS: readonly string[] = ['MAINTAINER', 'ADMIN'];
 
 /** Largest write body: a record with long lists is a few KB; this leaves room without inviting abuse. */
 const WRITE_BODY_BYTES = 64 * 1024;
 
-/** Only MAINTAINER and ADMIN accounts write: no token is a 401, any other role a 403. */
+/** Only MAINTAINER and ADMIN accounts write (`curatorOf`, which the writer asks again): refused before the body is read. */
 const curatorsOnly: Middleware<AuthState> = (ctx, next) => {
-  const caller = ctx.state.account;
-  if (!caller)
-    throw new HttpError(
-      401,
-      `${ctx.method} ${ctx.path} changes the catalog: send a MAINTAINER or ADMIN account's token (Authorization: Bearer <token>)`,
-      { 'WWW-Authenticate': 'Bearer' },
-    );
-  if (!CURATORS.includes(caller.role))
-    throw new HttpError(
-      403,
-      `Account '${caller.username}' is ${caller.role}: only MAINTAINER and ADMIN accounts change the catalog`,
-    );
+  curatorOf(ctx.state.account, `${ctx.method} ${ctx.path}`);
   return next();
 };
 
@@ -58,26 +26,6 @@ const body = (types: readonly string[]) => jsonBody({ maxBytes: WRITE_BODY_BYTES
 const created = body(['application/json']);
 // JSON Merge Patch (RFC 7396); HawAPI's clients send it as plain JSON.
 const merged = body(['application/json', 'application/merge-patch+json']);
-
-/**
- * `If-Match`: the write goes ahead only if one of the tags is the current ETag of the target
- * as a GET answers it (in any language and encoding), or `*`. Without the header the last
- * write wins, as in HawAPI.
- */
-function ifMatch(ctx: Context, current: () => CachedResponse[]): (() => void) | undefined {
-  const header = ctx.get('If-Match').trim();
-  if (!header || header === '*') return undefined;
-  const sent = header.split(',').map((tag) => tag.trim());
-  return () => {
-    const tags = current().flatMap((entry) => ['identity', 'br', 'gzip'].map((encoding) => entry.etagFor(encoding)));
-    if (!sent.some((tag) => tags.includes(tag))) {
-      throw new HttpError(
-        412,
-        `If-Match ${header} is not the current ETag of ${ctx.path}: it changed since it was read (now ${tags[0]}); read it again and retry`,
-      );
-    }
-  };
-}
 
 /** Writes a 201 or 200 with the answer a GET of the target would now send. */
 function answer(ctx: Context, status: 200 | 201, entry: CachedResponse, location?: string): void {
@@ -89,45 +37,29 @@ function answer(ctx: Context, status: 200 | 201, entry: CachedResponse, location
 
 /**
  * The catalog write routes of HawAPI, for MAINTAINER and ADMIN accounts: POST, PATCH and
- * DELETE of records, translations, socials and the overview. Each stages the write with the
- * catalog's own functions through `deps.curator` and answers what a GET would now answer.
+ * DELETE of records, translations, socials and the overview. Each writes through `writer`
+ * (the writes GraphQL's mutations make too) and answers what a GET would now answer.
  *
  * @example
- * writeRoutes(router, { ...routeDeps, curator });
+ * writeRoutes(router, routeDeps, new CatalogWriter({ ...routeDeps, curator }));
  */
-export function writeRoutes(router: RouteTable, deps: WriteDeps): void {
-  const run = <T extends WriteOutcome>(ctx: Context, stage: (draft: Draft) => T, precondition?: () => void) =>
-    deps.curator.write({
-      caller: (ctx.state as AuthState).account as Caller,
-      request: `${ctx.method} ${ctx.path}`,
-      stage,
-      ...(precondition ? { precondition } : {}),
-    });
-  const position = (ctx: Context, name: FamilyName) => positionOf(ctx, deps.served.current.catalog.store(name));
-  const uuidOf = (ctx: Context, name: FamilyName) =>
-    deps.served.current.catalog.store(name).records[position(ctx, name)]!.uuid;
-  const languages = (name: FamilyName) =>
-    family(name).translation ? deps.served.current.catalog.languages : [deps.served.current.catalog.defaultLanguage];
-  const origin = (ctx: Context) => pictureOrigin(ctx, deps.publicUrl, deps.served.current.catalog);
-  const recordTags = (ctx: Context, name: FamilyName, uuid: string) =>
-    ifMatch(ctx, () => {
-      const at = deps.served.current.catalog.store(name).position(uuid);
-      const tagsOf = (language: string) =>
-        name === 'overview'
-          ? overviewEntry(deps, language, origin(ctx))
-          : recordEntry(deps, name, at!, language, origin(ctx));
-      return at === undefined ? [] : languages(name).map(tagsOf);
-    });
+export function writeRoutes(router: RouteTable, deps: RouteDeps, writer: CatalogWriter): void {
+  const call = (ctx: Context): WriteCall => ({
+    caller: (ctx.state as AuthState).account,
+    request: `${ctx.method} ${ctx.path}`,
+    ifMatch: ctx.get('If-Match'),
+    origin: pictureOrigin(ctx, deps.publicUrl, deps.served.current.catalog),
+  });
+  const uuidOf = (ctx: Context, name: FamilyName) => {
+    const store = deps.served.current.catalog.store(name);
+    return store.records[positionOf(ctx, store)]!.uuid;
+  };
   const recordAnswer = (ctx: Context, name: FamilyName, outcome: WriteOutcome) => {
-    const language = outcome.language ?? deps.served.current.catalog.defaultLanguage;
-    if (name === 'overview') return overviewEntry(deps, language, origin(ctx));
-    return recordEntry(
-      deps,
-      name,
-      deps.served.current.catalog.store(name).position(outcome.uuid)!,
-      language,
-      origin(ctx),
-    );
+    const { catalog } = deps.served.current;
+    const language = outcome.language ?? catalog.defaultLanguage;
+    const origin = pictureOrigin(ctx, deps.publicUrl, catalog);
+    if (name === 'overview') return overviewEntry(deps, language, origin);
+    return recordEntry(deps, name, catalog.store(name).position(outcome.uuid)!, language, origin);
   };
 
   for (const name of FAMILY_NAMES) {
@@ -137,38 +69,24 @@ export function writeRoutes(router: RouteTable, deps: WriteDeps): void {
       name === 'overview' ? deps.served.current.catalog.overview.uuid : uuidOf(ctx, name);
 
     router.post(base, curatorsOnly, created, async (ctx) => {
-      const outcome = await run(ctx, (draft) => createRecord(draft, name, ctx.request.body));
+      const outcome = await writer.createRecord(call(ctx), name, ctx.request.body);
       answer(ctx, 201, recordAnswer(ctx, name, outcome), hrefOf(name, outcome.uuid));
     });
     router.patch(item, curatorsOnly, merged, async (ctx) => {
-      const uuid = target(ctx);
-      const outcome = await run(
-        ctx,
-        (draft) => patchRecord(draft, name, uuid, ctx.request.body),
-        recordTags(ctx, name, uuid),
-      );
+      const outcome = await writer.patchRecord(call(ctx), name, target(ctx), ctx.request.body);
       answer(ctx, 200, recordAnswer(ctx, name, outcome));
     });
     router.delete(item, curatorsOnly, async (ctx) => {
-      const uuid = target(ctx);
-      await run(ctx, (draft) => deleteRecord(draft, name, uuid), recordTags(ctx, name, uuid));
+      await writer.deleteRecord(call(ctx), name, target(ctx));
       ctx.status = 204;
     });
     if (!family(name).translation) continue;
 
-    const translationTags = (ctx: Context, uuid: string, language: string) =>
-      ifMatch(ctx, () => {
-        const store = deps.served.current.catalog.store(name);
-        const at = store.position(uuid);
-        const held =
-          at === undefined ? undefined : store.languagesOf(at).find((l) => l.toLowerCase() === language.toLowerCase());
-        return held ? [translationEntry(deps, name, at!, held)] : [];
-      });
     const translationAnswer = (outcome: WriteOutcome) =>
       translationEntry(deps, name, deps.served.current.catalog.store(name).position(outcome.uuid)!, outcome.language!);
     router.post(`${item}/translations`, curatorsOnly, created, async (ctx) => {
       const uuid = target(ctx);
-      const outcome = await run(ctx, (draft) => createTranslation(draft, name, uuid, ctx.request.body));
+      const outcome = await writer.createTranslation(call(ctx), name, uuid, ctx.request.body);
       answer(
         ctx,
         201,
@@ -177,64 +95,35 @@ export function writeRoutes(router: RouteTable, deps: WriteDeps): void {
       );
     });
     router.patch(`${item}/translations/:language`, curatorsOnly, merged, async (ctx) => {
-      const uuid = target(ctx);
       const language = String(ctx.params.language);
-      const outcome = await run(
-        ctx,
-        (draft) => patchTranslation(draft, name, uuid, language, ctx.request.body),
-        translationTags(ctx, uuid, language),
-      );
+      const outcome = await writer.patchTranslation(call(ctx), name, target(ctx), language, ctx.request.body);
       answer(ctx, 200, translationAnswer(outcome));
     });
     router.delete(`${item}/translations/:language`, curatorsOnly, async (ctx) => {
-      const uuid = target(ctx);
-      const language = String(ctx.params.language);
-      await run(ctx, (draft) => deleteTranslation(draft, name, uuid, language), translationTags(ctx, uuid, language));
+      await writer.deleteTranslation(call(ctx), name, target(ctx), String(ctx.params.language));
       ctx.status = 204;
     });
   }
-  socialWrites(router, deps, run, uuidOf);
-}
 
-type Run = <T extends WriteOutcome>(ctx: Context, stage: (draft: Draft) => T, precondition?: () => void) => Promise<T>;
-
-/** An actor's socials: POST a new one, PATCH or DELETE one by its network's name. */
-function socialWrites(
-  router: RouteTable,
-  deps: WriteDeps,
-  run: Run,
-  uuidOf: (ctx: Context, name: FamilyName) => string,
-): void {
-  const base = `${familyPath('actors')}/:uuid/socials`;
-  const socialOf = (uuid: string, name: string) => {
-    const store = deps.served.current.catalog.store('actors');
-    return socialNamed(store.records[store.position(uuid)!]!, name);
-  };
-  const tags = (ctx: Context, uuid: string, name: string) =>
-    ifMatch(ctx, () => {
-      const social = socialOf(uuid, name);
-      return social ? [socialEntry(deps, uuid, social)] : [];
-    });
-  router.post(base, curatorsOnly, created, async (ctx) => {
+  // An actor's socials: POST a new one, PATCH or DELETE one by its network's name.
+  const socials = `${familyPath('actors')}/:uuid/socials`;
+  router.post(socials, curatorsOnly, created, async (ctx) => {
     const uuid = uuidOf(ctx, 'actors');
-    const outcome = await run(ctx, (draft) => createSocial(draft, uuid, ctx.request.body));
+    const outcome = await writer.createSocial(call(ctx), uuid, ctx.request.body);
     answer(
       ctx,
       201,
-      socialEntry(deps, uuid, socialOf(uuid, outcome.social)!),
+      writer.socialEntry(uuid, outcome.social)!,
       `${hrefOf('actors', uuid)}/socials/${encodeURIComponent(outcome.social)}`,
     );
   });
-  router.patch(`${base}/:social`, curatorsOnly, merged, async (ctx) => {
+  router.patch(`${socials}/:social`, curatorsOnly, merged, async (ctx) => {
     const uuid = uuidOf(ctx, 'actors');
-    const name = String(ctx.params.social);
-    const outcome = await run(ctx, (draft) => patchSocial(draft, uuid, name, ctx.request.body), tags(ctx, uuid, name));
-    answer(ctx, 200, socialEntry(deps, uuid, socialOf(uuid, outcome.social)!));
+    const outcome = await writer.patchSocial(call(ctx), uuid, String(ctx.params.social), ctx.request.body);
+    answer(ctx, 200, writer.socialEntry(uuid, outcome.social)!);
   });
-  router.delete(`${base}/:social`, curatorsOnly, async (ctx) => {
-    const uuid = uuidOf(ctx, 'actors');
-    const name = String(ctx.params.social);
-    await run(ctx, (draft) => deleteSocial(draft, uuid, name), tags(ctx, uuid, name));
+  router.delete(`${socials}/:social`, curatorsOnly, async (ctx) => {
+    await writer.deleteSocial(call(ctx), uuidOf(ctx, 'actors'), String(ctx.params.social));
     ctx.status = 204;
   });
 }

@@ -1,0 +1,219 @@
+import {
+  GraphQLID,
+  GraphQLNonNull,
+  GraphQLString,
+  type GraphQLFieldConfig,
+  type GraphQLFieldConfigArgumentMap,
+  type GraphQLNullableType,
+} from 'graphql';
+import type { WriteOutcome } from '../catalog/edit/operations.ts';
+import { FAMILIES, FAMILY_NAMES, type Family } from '../catalog/families.ts';
+import { checkedUuid } from '../catalog/href.ts';
+import type { CatalogWriter, WriteCall } from '../http/catalog-writer.ts';
+import { HttpError } from '../lib/http-error.ts';
+import { capitalize } from '../lib/text.ts';
+import { InputTypes } from './input-types.ts';
+import type { RecordTypes } from './record-types.ts';
+import type { GraphQLContext } from './schema.ts';
+import { ServedRecord } from './served.ts';
+
+/** What a request's mutations need: the writer (none when the server takes no writes) and the caller. */
+export interface MutationContext {
+  writer?: CatalogWriter;
+  caller?: WriteCall['caller'];
+}
+
+type Args = Record<string, unknown>;
+type MutationField = GraphQLFieldConfig<unknown, GraphQLContext, Args>;
+
+const nonNull = <T extends GraphQLNullableType>(type: T) => new GraphQLNonNull(type);
+
+const IF_MATCH = {
+  if_match: {
+    type: GraphQLString,
+    description:
+      'The ETag the REST read answered (If-Match): the write goes ahead only if it is still current, else 412',
+  },
+};
+
+/** The writer and this request's side of a write, or the REST route's refusal when the server takes no writes. */
+function writing(context: GraphQLContext, field: string, args: Args): { writer: CatalogWriter; call: WriteCall } {
+  const { writer, caller } = context.mutations;
+  if (!writer) throw new HttpError(405, `${field}: this server takes no catalog writes (CATALOG_WRITES=off)`);
+  const ifMatch = typeof args.if_match === 'string' ? args.if_match : undefined;
+  return { writer, call: { caller, request: `mutation ${field}`, ifMatch, origin: context.origin } };
+}
+
+/** The record a write left, served as the queries serve it, from the catalog as it is after the write. */
+function served(context: GraphQLContext, writer: CatalogWriter, outcome: WriteOutcome): ServedRecord {
+  const { catalog } = writer;
+  const store = catalog.store(outcome.family);
+  const language = outcome.language ?? catalog.defaultLanguage;
+  return new ServedRecord(catalog, store, store.position(outcome.uuid)!, language, context.origin, new Map());
+}
+
+/**
+ * The uuid a mutation names, checked as a REST path's is: 400 when malformed, 404 when the
+ * family has no such record (now: an earlier mutation of the request may have made it).
+ */
+function existing(writer: CatalogWriter, family: Family, raw: unknown): string {
+  const uuid = checkedUuid(String(raw));
+  if (writer.catalog.store(family.name).position(uuid) === undefined)
+    throw new HttpError(404, `${capitalize(family.singular)} '${uuid}' not found`);
+  return uuid;
+}
+
+/** `create_`, `update_` and `delete_` of one family's records (the overview: its update only, as REST). */
+function recordMutations(family: Family, types: RecordTypes, inputs: InputTypes): Record<string, MutationField> {
+  const type = nonNull(types.get(family.name));
+  const { name, singular } = family;
+  const overview = name === 'overview';
+  const target = (writer: CatalogWriter, args: Args) =>
+    overview ? writer.catalog.overview.uuid : existing(writer, family, args.uuid);
+  const uuid: GraphQLFieldConfigArgumentMap = overview ? {} : { uuid: { type: nonNull(GraphQLID) } };
+  const update: Record<string, MutationField> = {
+    [`update_${singular}`]: {
+      type,
+      description: `Changes the ${singular} with a JSON Merge Patch, as PATCH ${overview ? '/api/v1/overview' : `/api/v1/${name}/{uuid}`} does; answers it as served, in the patch's language`,
+      args: { ...uuid, patch: { type: nonNull(inputs.record(family, 'Patch')) }, ...IF_MATCH },
+      resolve: async (_, args, context) => {
+        const { writer, call } = writing(context, `update_${singular}`, args);
+        return served(context, writer, await writer.patchRecord(call, name, target(writer, args), args.patch));
+      },
+    },
+  };
+  if (overview) return update;
+  const create: MutationField = {
+    type,
+    description: `Adds ${/^[aeiou]/.test(singular) ? 'an' : 'a'} ${singular}, as POST /api/v1/${name} does; answers it as served, in the input's language`,
+    args: { input: { type: nonNull(inputs.record(family, 'Input')) } },
+    resolve: async (_, args, context) => {
+      const { writer, call } = writing(context, `create_${singular}`, args);
+      return served(context, writer, await writer.createRecord(call, name, args.input));
+    },
+  };
+  const remove: MutationField = {
+    type: nonNull(GraphQLID),
+    description: `Deletes the ${singular}, as DELETE /api/v1/${name}/{uuid} does; answers its uuid`,
+    args: { ...uuid, ...IF_MATCH },
+    resolve: async (_, args, context) => {
+      const { writer, call } = writing(context, `delete_${singular}`, args);
+      return (await writer.deleteRecord(call, name, target(writer, args))).uuid;
+    },
+  };
+  return { [`create_${singular}`]: create, ...update, [`delete_${singular}`]: remove };
+}
+
+/** A translated family's `create_`, `update_` and `delete_<singular>_translation`, as its REST translation routes. */
+function translationMutations(family: Family, types: RecordTypes, inputs: InputTypes): Record<string, MutationField> {
+  const type = nonNull(types.get(family.name));
+  const { name, singular } = family;
+  const overview = name === 'overview';
+  const path = `${overview ? '/api/v1/overview' : `/api/v1/${name}/{uuid}`}/translations`;
+  const target = (writer: CatalogWriter, args: Args) =>
+    overview ? writer.catalog.overview.uuid : existing(writer, family, args.uuid);
+  const uuid: GraphQLFieldConfigArgumentMap = overview ? {} : { uuid: { type: nonNull(GraphQLID) } };
+  const language = { language: { type: nonNull(GraphQLString), description: 'The translation’s language (any case)' } };
+  const field = `${singular}_translation`;
+  return {
+    [`create_${field}`]: {
+      type,
+      description: `Adds a translation of the ${singular}, as POST ${path} does; answers the ${singular} as served in it`,
+      args: { ...uuid, input: { type: nonNull(inputs.translation(family, 'Input')) } },
+      resolve: async (_, args, context) => {
+        const { writer, call } = writing(context, `create_${field}`, args);
+        return served(context, writer, await writer.createTranslation(call, name, target(writer, args), args.input));
+      },
+    },
+    [`update_${field}`]: {
+      type,
+      description: `Changes one translation with a JSON Merge Patch, as PATCH ${path}/{language} does; answers the ${singular} as served in it`,
+      args: { ...uuid, ...language, patch: { type: nonNull(inputs.translation(family, 'Patch')) }, ...IF_MATCH },
+      resolve: async (_, args, context) => {
+        const { writer, call } = writing(context, `update_${field}`, args);
+        const uuid = target(writer, args);
+        const outcome = await writer.patchTranslation(call, name, uuid, String(args.language), args.patch);
+        return served(context, writer, outcome);
+      },
+    },
+    [`delete_${field}`]: {
+      type,
+      description: `Deletes one translation (never the default language’s), as DELETE ${path}/{language} does; answers the ${singular} as served in the default language`,
+      args: { ...uuid, ...language, ...IF_MATCH },
+      resolve: async (_, args, context) => {
+        const { writer, call } = writing(context, `delete_${field}`, args);
+        const uuid = target(writer, args);
+        return served(context, writer, await writer.deleteTranslation(call, name, uuid, String(args.language)));
+      },
+    },
+  };
+}
+
+/** An actor's socials, as `/api/v1/actors/{uuid}/socials`: each answers the actor as served. */
+function socialMutations(types: RecordTypes, inputs: InputTypes): Record<string, MutationField> {
+  const actors = FAMILIES.get('actors')!;
+  const type = nonNull(types.get('actors'));
+  const schema = actors.schema.properties!.socials!.items!;
+  const uuid = { uuid: { type: nonNull(GraphQLID), description: 'The actor' } };
+  const social = { social: { type: nonNull(GraphQLString), description: 'The social network’s name (any case)' } };
+  return {
+    create_actor_social: {
+      type,
+      description: 'Adds a social network to the actor, as POST /api/v1/actors/{uuid}/socials does',
+      args: { ...uuid, input: { type: nonNull(inputs.object('ActorSocial', schema, 'Input')) } },
+      resolve: async (_, args, context) => {
+        const { writer, call } = writing(context, 'create_actor_social', args);
+        return served(
+          context,
+          writer,
+          await writer.createSocial(call, existing(writer, actors, args.uuid), args.input),
+        );
+      },
+    },
+    update_actor_social: {
+      type,
+      description: 'Changes one social with a JSON Merge Patch, as PATCH /api/v1/actors/{uuid}/socials/{social} does',
+      args: {
+        ...uuid,
+        ...social,
+        patch: { type: nonNull(inputs.object('ActorSocial', schema, 'Patch')) },
+        ...IF_MATCH,
+      },
+      resolve: async (_, args, context) => {
+        const { writer, call } = writing(context, 'update_actor_social', args);
+        const actor = existing(writer, actors, args.uuid);
+        return served(context, writer, await writer.patchSocial(call, actor, String(args.social), args.patch));
+      },
+    },
+    delete_actor_social: {
+      type,
+      description: 'Removes one social, as DELETE /api/v1/actors/{uuid}/socials/{social} does',
+      args: { ...uuid, ...social, ...IF_MATCH },
+      resolve: async (_, args, context) => {
+        const { writer, call } = writing(context, 'delete_actor_social', args);
+        const actor = existing(writer, actors, args.uuid);
+        return served(context, writer, await writer.deleteSocial(call, actor, String(args.social)));
+      },
+    },
+  };
+}
+
+/**
+ * The mutations of the catalog, generated from the families' JSON Schemas like the queries:
+ * `create_`, `update_` and `delete_<singular>`, their translations and an actor's socials.
+ * Each makes the write its REST route makes, through the same writer (roles, the gate,
+ * `If-Match`), and answers the record as the queries serve it (a deleted record's uuid).
+ *
+ * @example
+ * new GraphQLObjectType({ name: 'Mutation', fields: mutationFields(types) });
+ */
+export function mutationFields(types: RecordTypes): Record<string, MutationField> {
+  const inputs = new InputTypes();
+  const fields: Record<string, MutationField> = {};
+  for (const name of FAMILY_NAMES) {
+    const family = FAMILIES.get(name)!;
+    Object.assign(fields, recordMutations(family, types, inputs));
+    if (family.translation) Object.assign(fields, translationMutations(family, types, inputs));
+  }
+  return { ...fields, ...socialMutations(types, inputs) };
+}

@@ -1,0 +1,204 @@
+import type { Caller } from '../accounts/account.ts';
+import { createRecord, deleteRecord, patchRecord, type WriteOutcome } from '../catalog/edit/operations.ts';
+import {
+  createSocial,
+  createTranslation,
+  deleteSocial,
+  deleteTranslation,
+  patchSocial,
+  patchTranslation,
+} from '../catalog/edit/sub-resources.ts';
+import type { Catalog } from '../catalog/catalog.ts';
+import type { Draft } from '../catalog/edit/draft.ts';
+import { family, type FamilyName } from '../catalog/families.ts';
+import { familyPath, hrefOf } from '../catalog/href.ts';
+import { socialNamed } from '../catalog/socials.ts';
+import { HttpError } from '../lib/http-error.ts';
+import type { CachedResponse } from '../served/cached-response.ts';
+import type { Curator } from '../served/curator.ts';
+import type { RouteDeps } from './routes/context.ts';
+import { overviewEntry } from './routes/meta.ts';
+import { recordEntry } from './routes/records.ts';
+import { socialEntry } from './routes/socials.ts';
+import { translationEntry } from './routes/translations.ts';
+
+/** What the writer needs besides the read routes' deps: the one place writes are taken. */
+export interface WriteDeps extends RouteDeps {
+  curator: Curator;
+}
+
+/** One write as either face asks for it: who, what request, the `If-Match` tags sent, and the origin of pictures. */
+export interface WriteCall {
+  caller: Caller | undefined;
+  /** How messages name the request: `PATCH /api/v1/actors/…`, `mutation update_actor`. */
+  request: string;
+  /** The `If-Match` header (REST) or `if_match` argument (GraphQL), when sent. */
+  ifMatch?: string | undefined;
+  /** What the paths of the catalog's own pictures are made absolute with: the ETags of answers depend on it. */
+  origin: string;
+}
+
+/** Roles that may change the catalog (HawAPI's). */
+const CURATORS: readonly string[] = ['MAINTAINER', 'ADMIN'];
+
+/**
+ * The caller, when it may change the catalog: no account is a 401, any role but MAINTAINER
+ * and ADMIN a 403.
+ *
+ * @example
+ * curatorOf(undefined, 'POST /api/v1/actors'); // throws HttpError(401)
+ */
+export function curatorOf(caller: Caller | undefined, request: string): Caller {
+  if (!caller)
+    throw new HttpError(
+      401,
+      `${request} changes the catalog: send a MAINTAINER or ADMIN account's token (Authorization: Bearer <token>)`,
+      { 'WWW-Authenticate': 'Bearer' },
+    );
+  if (!CURATORS.includes(caller.role))
+    throw new HttpError(
+      403,
+      `Account '${caller.username}' is ${caller.role}: only MAINTAINER and ADMIN accounts change the catalog`,
+    );
+  return caller;
+}
+
+/**
+ * `If-Match`: the write goes ahead only if one of the tags is the current ETag of the target
+ * as a GET answers it (in any language and encoding), or `*`. Without it the last write wins,
+ * as in HawAPI.
+ */
+function ifMatch(sent: string | undefined, path: string, current: () => CachedResponse[]): (() => void) | undefined {
+  const header = sent?.trim();
+  if (!header || header === '*') return undefined;
+  const tags = header.split(',').map((tag) => tag.trim());
+  return () => {
+    const now = current().flatMap((entry) => ['identity', 'br', 'gzip'].map((encoding) => entry.etagFor(encoding)));
+    if (!tags.some((tag) => now.includes(tag))) {
+      throw new HttpError(
+        412,
+        `If-Match ${header} is not the current ETag of ${path}: it changed since it was read (now ${now[0]}); read it again and retry`,
+      );
+    }
+  };
+}
+
+/**
+ * The catalog writes of both faces, REST's routes and GraphQL's mutations: each checks the
+ * caller, stages the write with the catalog's own functions through the curator (the gate's
+ * checks, the overlay) under its `If-Match` condition, and returns what it changed.
+ *
+ * @example
+ * const writer = new CatalogWriter({ ...routeDeps, curator });
+ * const { uuid } = await writer.createRecord({ caller, request: 'mutation create_location', origin }, 'locations', { name: 'Pier' });
+ */
+export class CatalogWriter {
+  constructor(private readonly deps: WriteDeps) {}
+
+  /** The catalog as served now, with every write taken. */
+  get catalog(): Catalog {
+    return this.deps.served.current.catalog;
+  }
+
+  createRecord(call: WriteCall, name: FamilyName, body: unknown): Promise<WriteOutcome> {
+    return this.#run(call, (draft) => createRecord(draft, name, body));
+  }
+
+  patchRecord(call: WriteCall, name: FamilyName, uuid: string, body: unknown): Promise<WriteOutcome> {
+    return this.#run(call, (draft) => patchRecord(draft, name, uuid, body), this.#recordTags(call, name, uuid));
+  }
+
+  deleteRecord(call: WriteCall, name: FamilyName, uuid: string): Promise<WriteOutcome> {
+    return this.#run(call, (draft) => deleteRecord(draft, name, uuid), this.#recordTags(call, name, uuid));
+  }
+
+  createTranslation(call: WriteCall, name: FamilyName, uuid: string, body: unknown): Promise<WriteOutcome> {
+    return this.#run(call, (draft) => createTranslation(draft, name, uuid, body));
+  }
+
+  patchTranslation(
+    call: WriteCall,
+    name: FamilyName,
+    uuid: string,
+    language: string,
+    body: unknown,
+  ): Promise<WriteOutcome> {
+    return this.#run(
+      call,
+      (draft) => patchTranslation(draft, name, uuid, language, body),
+      this.#translationTags(call, name, uuid, language),
+    );
+  }
+
+  deleteTranslation(call: WriteCall, name: FamilyName, uuid: string, language: string): Promise<WriteOutcome> {
+    return this.#run(
+      call,
+      (draft) => deleteTranslation(draft, name, uuid, language),
+      this.#translationTags(call, name, uuid, language),
+    );
+  }
+
+  createSocial(call: WriteCall, uuid: string, body: unknown): Promise<WriteOutcome & { social: string }> {
+    return this.#run(call, (draft) => createSocial(draft, uuid, body));
+  }
+
+  patchSocial(
+    call: WriteCall,
+    uuid: string,
+    social: string,
+    body: unknown,
+  ): Promise<WriteOutcome & { social: string }> {
+    return this.#run(call, (draft) => patchSocial(draft, uuid, social, body), this.#socialTags(call, uuid, social));
+  }
+
+  deleteSocial(call: WriteCall, uuid: string, social: string): Promise<WriteOutcome> {
+    return this.#run(call, (draft) => deleteSocial(draft, uuid, social), this.#socialTags(call, uuid, social));
+  }
+
+  /** The answer a GET of an actor's social sends now, or undefined when it has none of that name. */
+  socialEntry(uuid: string, name: string): CachedResponse | undefined {
+    const store = this.deps.served.current.catalog.store('actors');
+    const at = store.position(uuid);
+    const social = at === undefined ? undefined : socialNamed(store.records[at]!, name);
+    return social && socialEntry(this.deps, uuid, social);
+  }
+
+  #run<T extends WriteOutcome>(call: WriteCall, stage: (draft: Draft) => T, precondition?: () => void): Promise<T> {
+    const caller = curatorOf(call.caller, call.request);
+    return this.deps.curator.write({ caller, request: call.request, stage, ...(precondition ? { precondition } : {}) });
+  }
+
+  #recordPath(name: FamilyName, uuid: string): string {
+    return name === 'overview' ? familyPath(name) : hrefOf(name, uuid);
+  }
+
+  #recordTags(call: WriteCall, name: FamilyName, uuid: string): (() => void) | undefined {
+    return ifMatch(call.ifMatch, this.#recordPath(name, uuid), () => {
+      const { current } = this.deps.served;
+      const at = current.catalog.store(name).position(uuid);
+      const languages = family(name).translation ? current.catalog.languages : [current.catalog.defaultLanguage];
+      const entryIn = (language: string) =>
+        name === 'overview'
+          ? overviewEntry(this.deps, language, call.origin)
+          : recordEntry(this.deps, name, at!, language, call.origin);
+      return at === undefined ? [] : languages.map(entryIn);
+    });
+  }
+
+  #translationTags(call: WriteCall, name: FamilyName, uuid: string, language: string): (() => void) | undefined {
+    return ifMatch(call.ifMatch, `${this.#recordPath(name, uuid)}/translations/${language}`, () => {
+      const store = this.deps.served.current.catalog.store(name);
+      const at = store.position(uuid);
+      const held =
+        at === undefined ? undefined : store.languagesOf(at).find((l) => l.toLowerCase() === language.toLowerCase());
+      return held ? [translationEntry(this.deps, name, at!, held)] : [];
+    });
+  }
+
+  #socialTags(call: WriteCall, uuid: string, social: string): (() => void) | undefined {
+    return ifMatch(call.ifMatch, `${hrefOf('actors', uuid)}/socials/${social}`, () => {
+      const entry = this.socialEntry(uuid, social);
+      return entry ? [entry] : [];
+    });
+  }
+}
