@@ -5,7 +5,8 @@ import { createServer } from 'node:http';
 import { graphql } from 'graphql';
 import { loadCatalog } from '../../src/catalog/load.ts';
 import { Pacer } from '../../src/graphql/pacer.ts';
-import { catalogSchema, type GraphQLContext } from '../../src/graphql/schema.ts';
+import { catalogSchema } from '../../src/graphql/schema.ts';
+import type { GraphQLContext } from '../../src/graphql/context.ts';
 
 const loaded = await loadCatalog(process.argv[2]!, { defaultLanguage: 'en-US' });
 if (!loaded.ok) throw new Error(`${process.argv[2]} does not load`);

@@ -1,7 +1,7 @@
 import { GraphQLError, getOperationAST, getVariableValues, type ExecutionArgs, type GraphQLSchema } from 'graphql';
 import type { DocumentCache } from './documents.ts';
 import { costError, costOf, type GraphQLLimits } from './limits.ts';
-import type { GraphQLContext } from './schema.ts';
+import type { GraphQLContext } from './context.ts';
 import { variablesError } from './variables.ts';
 
 /** One request's operation, as graphql-http hands it over. */

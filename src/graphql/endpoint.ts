@@ -16,8 +16,9 @@ import { DocumentCache } from './documents.ts';
 import { withRestStatus } from './error-status.ts';
 import { withIncidentsReported } from './incidents.ts';
 import type { GraphQLLimits } from './limits.ts';
-import type { MutationContext } from './mutations.ts';
-import { catalogSchema, schemaText, type GraphQLContext } from './schema.ts';
+import type { MutationContext } from './context.ts';
+import type { GraphQLContext } from './context.ts';
+import { catalogSchema, schemaText } from './schema.ts';
 
 /** What the GraphQL endpoint serves, and how. */
 export interface GraphQLOptions {

@@ -1,11 +1,4 @@
-import {
-  GraphQLID,
-  GraphQLNonNull,
-  GraphQLString,
-  type GraphQLFieldConfig,
-  type GraphQLFieldConfigArgumentMap,
-  type GraphQLNullableType,
-} from 'graphql';
+import { GraphQLID, GraphQLString, type GraphQLFieldConfig, type GraphQLFieldConfigArgumentMap } from 'graphql';
 import type { WriteOutcome } from '../catalog/edit/operations.ts';
 import { FAMILIES, FAMILY_NAMES, type Family } from '../catalog/families.ts';
 import { checkedUuid } from '../catalog/href.ts';
@@ -14,19 +7,11 @@ import { HttpError } from '../lib/http-error.ts';
 import { capitalize } from '../lib/text.ts';
 import { InputTypes } from './input-types.ts';
 import type { RecordTypes } from './record-types.ts';
-import type { GraphQLContext } from './schema.ts';
+import { nonNull, type GraphQLContext } from './context.ts';
 import { ServedRecord } from './served.ts';
-
-/** What a request's mutations need: the writer (none when the server takes no writes) and the caller. */
-export interface MutationContext {
-  writer?: CatalogWriter;
-  caller?: WriteCall['caller'];
-}
 
 type Args = Record<string, unknown>;
 type MutationField = GraphQLFieldConfig<unknown, GraphQLContext, Args>;
-
-const nonNull = <T extends GraphQLNullableType>(type: T) => new GraphQLNonNull(type);
 
 const IF_MATCH = {
   if_match: {

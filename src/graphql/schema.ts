@@ -3,45 +3,24 @@ import {
   GraphQLID,
   GraphQLInt,
   GraphQLList,
-  GraphQLNonNull,
   GraphQLObjectType,
   GraphQLSchema,
   GraphQLString,
   printSchema,
   type GraphQLFieldConfig,
   type GraphQLFieldConfigArgumentMap,
-  type GraphQLNullableType,
 } from 'graphql';
-import type { Catalog } from '../catalog/catalog.ts';
 import { FAMILIES, FAMILY_NAMES, sortableFields, type Family } from '../catalog/families.ts';
 import { knownLanguage } from '../catalog/language.ts';
 import { listPage, readListQuery } from '../catalog/list-request.ts';
 import { checkedUuid } from '../catalog/href.ts';
 import { conditionsOf, filterInput } from './filters.ts';
-import { mutationFields, type MutationContext } from './mutations.ts';
-import type { Pacer } from './pacer.ts';
+import { nonNull, type GraphQLContext } from './context.ts';
+import { mutationFields } from './mutations.ts';
 import { RecordTypes, typeName } from './record-types.ts';
 import { ServedRecord } from './served.ts';
 
-/** What every resolver of one request sees (a type, not an interface: graphql-http wants an indexable record). */
-export type GraphQLContext = {
-  catalog: Catalog;
-  /** The language of `Accept-Language` (else the default): fields without a `language` argument answer in it. */
-  preferred: string;
-  maxPageSize: number;
-  /** What the paths of the catalog's own pictures are made absolute with (see `pictureOrigin`). */
-  origin: string;
-  /** Slices this request's execution so other requests are served between slices. */
-  pacer: Pacer;
-  /** The records this request has reached through links (`ServedRecord.follow`). */
-  reached: Map<string, ServedRecord>;
-  /** Who writes, and through what: the mutations' side of the request. */
-  mutations: MutationContext;
-};
-
 type RootField = GraphQLFieldConfig<unknown, GraphQLContext, Record<string, unknown>>;
-
-const nonNull = <T extends GraphQLNullableType>(type: T) => new GraphQLNonNull(type);
 
 const ORDER = new GraphQLEnumType({
   name: 'Order',

@@ -1,0 +1,30 @@
+import { GraphQLNonNull, type GraphQLNullableType } from 'graphql';
+import type { Catalog } from '../catalog/catalog.ts';
+import type { CatalogWriter, WriteCall } from '../http/catalog-writer.ts';
+import type { Pacer } from './pacer.ts';
+import type { ServedRecord } from './served.ts';
+
+/** What every resolver of one request sees (a type, not an interface: graphql-http wants an indexable record). */
+export type GraphQLContext = {
+  catalog: Catalog;
+  /** The language of `Accept-Language` (else the default): fields without a `language` argument answer in it. */
+  preferred: string;
+  maxPageSize: number;
+  /** What the paths of the catalog's own pictures are made absolute with (see `pictureOrigin`). */
+  origin: string;
+  /** Slices this request's execution so other requests are served between slices. */
+  pacer: Pacer;
+  /** The records this request has reached through links (`ServedRecord.follow`). */
+  reached: Map<string, ServedRecord>;
+  /** Who writes, and through what: the mutations' side of the request. */
+  mutations: MutationContext;
+};
+
+/** `type!`: a field or argument that is never null. */
+export const nonNull = <T extends GraphQLNullableType>(type: T): GraphQLNonNull<T> => new GraphQLNonNull(type);
+
+/** What a request's mutations need: the writer (none when the server takes no writes) and the caller. */
+export interface MutationContext {
+  writer?: CatalogWriter;
+  caller?: WriteCall['caller'];
+}
