@@ -2,7 +2,8 @@ import { GraphQLNonNull, type GraphQLNullableType } from 'graphql';
 import type { Catalog } from '../catalog/catalog.ts';
 import type { CatalogWriter, WriteCall } from '../http/catalog-writer.ts';
 import type { Pacer } from './pacer.ts';
-import type { ServedRecord } from './served.ts';
+import type { FamilyStore } from '../catalog/store.ts';
+import { ServedRecord } from './served.ts';
 
 /** What every resolver of one request sees (a type, not an interface: graphql-http wants an indexable record). */
 export type GraphQLContext = {
@@ -27,4 +28,14 @@ export const nonNull = <T extends GraphQLNullableType>(type: T): GraphQLNonNull<
 export interface MutationContext {
   writer?: CatalogWriter;
   caller?: WriteCall['caller'];
+}
+
+/** The record at `position` of `store` as this request serves it, in `language` (of the request's catalog). */
+export function servedRecord(
+  context: GraphQLContext,
+  store: FamilyStore,
+  position: number,
+  language: string,
+): ServedRecord {
+  return new ServedRecord(context.catalog, store, position, language, context.origin, context.reached);
 }

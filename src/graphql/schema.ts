@@ -15,7 +15,7 @@ import { knownLanguage } from '../catalog/language.ts';
 import { listPage, readListQuery } from '../catalog/list-request.ts';
 import { checkedUuid } from '../catalog/href.ts';
 import { conditionsOf, filterInput } from './filters.ts';
-import { nonNull, type GraphQLContext } from './context.ts';
+import { nonNull, servedRecord, type GraphQLContext } from './context.ts';
 import { mutationFields } from './mutations.ts';
 import { RecordTypes, typeName } from './record-types.ts';
 import { ServedRecord } from './served.ts';
@@ -141,10 +141,7 @@ function familyFields(family: Family, types: RecordTypes): Record<string, RootFi
           conditions,
         };
         const page = listPage(store, readListQuery(family, params, context.maxPageSize), language);
-        const items = Array.from(
-          page.positions,
-          (p) => new ServedRecord(context.catalog, store, p, language, context.origin, context.reached),
-        );
+        const items = Array.from(page.positions, (p) => servedRecord(context, store, p, language));
         return { items, page: page.page, size: page.size, total_items: page.totalItems, total_pages: page.totalPages };
       },
     },
@@ -155,16 +152,7 @@ function familyFields(family: Family, types: RecordTypes): Record<string, RootFi
       resolve: (_, args, context) => {
         const store = context.catalog.store(family.name);
         const position = store.position(checkedUuid(String(args.uuid)));
-        return position === undefined
-          ? null
-          : new ServedRecord(
-              context.catalog,
-              store,
-              position,
-              languageOf(args, context),
-              context.origin,
-              context.reached,
-            );
+        return position === undefined ? null : servedRecord(context, store, position, languageOf(args, context));
       },
     },
     [`random_${single}`]: {
@@ -174,16 +162,7 @@ function familyFields(family: Family, types: RecordTypes): Record<string, RootFi
       resolve: (_, args, context) => {
         const store = context.catalog.store(family.name);
         const position = store.randomPosition();
-        return position === undefined
-          ? null
-          : new ServedRecord(
-              context.catalog,
-              store,
-              position,
-              languageOf(args, context),
-              context.origin,
-              context.reached,
-            );
+        return position === undefined ? null : servedRecord(context, store, position, languageOf(args, context));
       },
     },
   };
@@ -205,14 +184,7 @@ export function catalogSchema(): GraphQLSchema {
       description: 'The overview of the series, with its counts',
       args: LANGUAGE_ARGUMENT,
       resolve: (_, args, context) =>
-        new ServedRecord(
-          context.catalog,
-          context.catalog.store('overview'),
-          0,
-          languageOf(args, context),
-          context.origin,
-          context.reached,
-        ),
+        servedRecord(context, context.catalog.store('overview'), 0, languageOf(args, context)),
     },
   };
   for (const name of FAMILY_NAMES)
