@@ -10,6 +10,7 @@ import { send } from '../http/send.ts';
 import type { ServedCatalog } from '../served/served-catalog.ts';
 import { HttpError } from '../lib/http-error.ts';
 import { admit } from './admission.ts';
+import { answerKey } from './answer-key.ts';
 import { CostlyGate } from './costly-gate.ts';
 import { Pacer } from './pacer.ts';
 import { DocumentCache } from './documents.ts';
@@ -106,9 +107,11 @@ export interface GraphQLEndpoint {
  * The endpoint behind `GET` and `POST /api/graphql`, following GraphQL over HTTP (graphql-http
  * does the protocol: methods, media types, status codes). Documents are parsed and checked
  * once; a request's cost is checked against its variables before it runs. A successful answer
- * that asks for no random record is kept in the response cache like a REST read: a repeated
- * GET is answered from it with a strong ETag, 304 and `Cache-Control: public`, and the fast
- * path learns it.
+ * to a query (never a mutation's, nor one asking for a random record) is kept in the catalog
+ * version's response cache like a REST read, by everything it depends on (`answerKey`): a
+ * repeated request is answered from it without a costly turn or execution, a GET with a strong
+ * ETag, 304 and `Cache-Control: public` (and the fast path learns it), a POST with `no-store`. A
+ * write serves a new version with an empty cache.
  *
  * @example
  * const endpoint = graphqlEndpoint({ served, cacheControl: 'public, max-age=300', maxPageSize: 50, limits, costlyQueue: 8, documentCacheBytes: 4 * 2 ** 20 });
@@ -168,12 +171,10 @@ export function graphqlEndpoint(options: GraphQLOptions): GraphQLEndpoint {
       };
       return;
     }
-    // What the answer depends on: the query (URL or body), the language preferred, the origin of pictures, and `Accept`
-    // as sent (graphql-http picks the media type from it, or refuses it: such answers are not kept).
-    // The body as sent, not re-serialized: its variables may nest deeper than JSON.stringify can recurse.
-    const key = `graphql ${preferred} ${origin} ${ctx.get('Accept')}\n${ctx.method === 'GET' ? ctx.querystring : (ctx.request as { rawBody?: string }).rawBody}`;
+    const key = answerKey(ctx, preferred, origin);
     const cacheControl = ctx.method === 'GET' ? options.cacheControl : 'no-store';
-    const kept = cache.peek(key);
+    // A kept answer costs a lookup: no costly turn, no execution.
+    const kept = key === undefined ? undefined : cache.peek(key);
     if (kept) return send(ctx, kept, cacheControl);
     const context: RequestContext = {
       graphql: {
@@ -210,7 +211,7 @@ export function graphqlEndpoint(options: GraphQLOptions): GraphQLEndpoint {
         REFUSALS[init.status] ?? `GraphQL request refused: ${init.statusText ?? init.status}`,
         headers,
       );
-    if (init.status === 200 && context.keep) {
+    if (init.status === 200 && context.keep && key !== undefined) {
       return send(
         ctx,
         cache.get(key, () => ({ json: text, headers: { 'Content-Type': headers['content-type']! } })),
