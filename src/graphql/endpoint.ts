@@ -6,7 +6,9 @@ import type { CatalogWriter } from '../http/catalog-writer.ts';
 import type { IncidentLog } from '../http/incident.ts';
 import { pictureOrigin } from '../http/origin.ts';
 import { acceptedLanguage } from '../http/request-query.ts';
+import { answeredFromBody } from '../http/fast-post.ts';
 import { send } from '../http/send.ts';
+import type { CachedResponse } from '../served/cached-response.ts';
 import type { ServedCatalog } from '../served/served-catalog.ts';
 import { HttpError } from '../lib/http-error.ts';
 import { admit } from './admission.ts';
@@ -175,7 +177,12 @@ export function graphqlEndpoint(options: GraphQLOptions): GraphQLEndpoint {
     const cacheControl = ctx.method === 'GET' ? options.cacheControl : 'no-store';
     // A kept answer costs a lookup: no costly turn, no execution.
     const kept = key === undefined ? undefined : cache.peek(key);
-    if (kept) return send(ctx, kept, cacheControl);
+    const sendKept = (entry: CachedResponse) => {
+      send(ctx, entry, cacheControl);
+      // The fast path may replay a POST's answer to the same body (and URL, Content-Type and headers in Vary).
+      if (ctx.method === 'POST') answeredFromBody(ctx, (ctx.request as { rawBody: string }).rawBody);
+    };
+    if (kept) return sendKept(kept);
     const context: RequestContext = {
       graphql: {
         catalog,
@@ -212,11 +219,7 @@ export function graphqlEndpoint(options: GraphQLOptions): GraphQLEndpoint {
         headers,
       );
     if (init.status === 200 && context.keep && key !== undefined) {
-      return send(
-        ctx,
-        cache.get(key, () => ({ json: text, headers: { 'Content-Type': headers['content-type']! } })),
-        cacheControl,
-      );
+      return sendKept(cache.get(key, () => ({ json: text, headers: { 'Content-Type': headers['content-type']! } })));
     }
     ctx.status = init.status;
     ctx.set(headers);

@@ -2,7 +2,8 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { CachedResponse } from '../served/cached-response.ts';
 import { errorBody, type ErrorFields } from './errors.ts';
 import type { Known } from './known-urls.ts';
-import { withLimits } from './replayed-headers.ts';
+import type { HttpError } from '../lib/http-error.ts';
+import { pairsOf, withLimits } from './replayed-headers.ts';
 import { negotiate } from './send.ts';
 
 // How the fast path writes its answers on the raw response: an error, or a cached answer.
@@ -42,4 +43,56 @@ export function replay(
   // Remembered from a 200 or a 304: the type comes from the entry either way.
   head.push('content-type', entry.headers['Content-Type']!, 'content-length', String(body.length));
   res.writeHead(200, head).end(body);
+}
+
+/**
+ * The 429s and 401s the fast path writes: those Koa gives before any route runs, with the
+ * headers set by then and the error's. A 429 is the same answer for every request of one client
+ * to one URL within a millisecond (its budget headers and message move by the second, its
+ * timestamp by the millisecond), so a flood is answered with the last one rendered rather than
+ * rendering each again.
+ */
+export class Refusals {
+  /** The last 429 written, with what decides it. */
+  private last?: {
+    known: Known;
+    at: number;
+    message: string;
+    accept: string | undefined;
+    headers: string[];
+    body: string;
+  };
+
+  write(
+    req: IncomingMessage,
+    res: ServerResponse,
+    known: Known,
+    error: Pick<HttpError, 'status' | 'message' | 'headers'>,
+    limitHeaders: readonly string[] = [],
+  ): void {
+    const at = Date.now();
+    const accept = req.headers.accept;
+    const last = this.last;
+    if (
+      error.status === 429 &&
+      last &&
+      last.known === known &&
+      last.at === at &&
+      last.message === error.message &&
+      last.accept === accept
+    ) {
+      res.writeHead(429, last.headers).end(last.body);
+      return;
+    }
+    const fields: ErrorFields = {
+      status: error.status,
+      method: 'GET',
+      message: error.message,
+      url: known.path,
+      ...(known.params ? { params: known.params } : {}),
+    };
+    // The error's own headers (Retry-After, WWW-Authenticate) are never among the base's.
+    const written = writeError(req, res, fields, known.base.concat(pairsOf(error.headers)), limitHeaders);
+    if (error.status === 429) this.last = { known, at, message: error.message, accept, ...written };
+  }
 }

@@ -1,19 +1,19 @@
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
-import type { Middleware } from 'koa';
+import type { Context, Middleware } from 'koa';
 import type { AccountService } from '../accounts/service.ts';
 import type { Logger } from '../config/logger.ts';
 import type { CachedResponse } from '../served/cached-response.ts';
-import type { HttpError } from '../lib/http-error.ts';
 import type { Admission, RateLimits } from '../limits/rate-limits.ts';
 import { readBearer, recallBearer, type Bearer } from './bearer.ts';
-import type { ErrorFields, RenderedState } from './errors.ts';
-import { replay, writeError } from './fast-answers.ts';
+import type { RenderedState } from './errors.ts';
+import { Refusals, replay, writeError } from './fast-answers.ts';
 import { reportIncident } from './incident.ts';
 import { countedBefore, requestClient, type ProxyTrust } from './rate-limit.ts';
 import { pairsOf, plain, variesOn, type BaseState } from './replayed-headers.ts';
 import { lacksHost, targetTooLong } from './request-guard.ts';
 import type { RouteState } from './routing.ts';
 import { KnownUrls, writtenHere, type Known } from './known-urls.ts';
+import { answeredPost, bodyKey, KnownBodies, readBody } from './fast-post.ts';
 import type { SentState } from './send.ts';
 import { askedSimulation } from './simulation.ts';
 import type { ServedCatalog } from '../served/served-catalog.ts';
@@ -35,7 +35,9 @@ const ANONYMOUS: Bearer = {};
 /**
  * Answers repeated GETs without going through Koa: once the app has answered a URL from its
  * response cache or its pictures (or with a 400/404), the same URL with the same values of the headers the
- * answer varies on is answered here, with the same bytes and headers. It does what the app
+ * answer varies on is answered here, with the same bytes and headers. So are repeated POSTs whose
+ * cached answer depends on their body (GraphQL queries, `answeredFromBody`), by URL, `Content-Type`
+ * and body: a POST of a URL and length that has such an answer is read ahead of Koa (`KnownBodies`). It does what the app
  * does before its routes: the same rate limits (one count per request, the same headers and
  * 429), the same bearer token check (the same 401), and the same negotiation of encoding and
  * `If-None-Match` (`cacheableAnswer`). Anything else goes to Koa.
@@ -47,15 +49,9 @@ const ANONYMOUS: Bearer = {};
  */
 export class FastPath {
   private readonly memory: KnownUrls;
-  /** The last 429 written, with what decides it (see `refuse`). */
-  private lastRefusal?: {
-    known: Known;
-    at: number;
-    message: string;
-    accept: string | undefined;
-    headers: string[];
-    body: string;
-  };
+  /** Which POSTs may have a remembered answer (to a GraphQL query, by its body). */
+  private readonly bodies = new KnownBodies();
+  private readonly refusals = new Refusals();
   /** The app's listener, for a request admitted at a URL known only by its 429. */
   private app?: RequestListener;
 
@@ -64,7 +60,8 @@ export class FastPath {
   }
 
   /**
-   * Koa middleware, outermost: remembers each cached 200 and each repeated 400/404/429 of a GET.
+   * Koa middleware, outermost: remembers each cached 200 and each repeated 400/404/429 of a GET,
+   * and each cached 200 of a POST answered from its body.
    * A client refused from its first request on never reaches an answer the cache keeps, so its
    * URL is learnt from the 429 itself.
    */
@@ -73,11 +70,23 @@ export class FastPath {
       await next();
       const state = ctx.state as Partial<RouteState> & BaseState;
       // A simulated answer (`_delay`, `_fail`) is simulated again on every request, by Koa.
-      if (ctx.method !== 'GET' || targetTooLong(ctx.url) || !state.route || askedSimulation(ctx)) return;
-      const { sent } = ctx.state as SentState;
-      const error = (ctx.state as RenderedState).rendered;
+      if (targetTooLong(ctx.url) || !state.route || askedSimulation(ctx)) return;
       if (!this.options.served.ready) return;
       const { cache, pictures } = this.options.served.current;
+      if (ctx.method === 'POST') {
+        const post = answeredPost(ctx, cache);
+        if (!post) return;
+        this.learn(ctx, post.key, {
+          version: cache.version,
+          budget: state.route.budget,
+          answer: post.answer,
+          method: 'POST',
+        });
+        return this.bodies.note(ctx.url, post.length);
+      }
+      if (ctx.method !== 'GET') return;
+      const { sent } = ctx.state as SentState;
+      const error = (ctx.state as RenderedState).rendered;
       const cached =
         sent !== undefined && (ctx.status === 200 || ctx.status === 304) && sent.cacheControl !== 'no-store';
       const picture = cached && pictures.peek(sent.entry.key) === sent.entry;
@@ -91,17 +100,19 @@ export class FastPath {
       } else {
         return;
       }
-      const names = variesOn(ctx.response.get('Vary'));
-      this.memory.learn(ctx.url, names, ctx.req.headers, {
-        version: cache.version,
-        budget: state.route.budget,
-        base: pairsOf(state.base ?? {}),
-        headers: pairsOf(plain(ctx.response.headers), writtenHere(answer)),
-        path: ctx.path,
-        ...(ctx.querystring ? { params: ctx.query } : {}),
-        answer,
-      });
+      this.learn(ctx, ctx.url, { version: cache.version, budget: state.route.budget, answer });
     };
+  }
+
+  /** Remembers the answer Koa gave to `ctx` under `key`, with the headers it was sent with. */
+  private learn(ctx: Context, key: string, known: Pick<Known, 'version' | 'budget' | 'answer' | 'method'>): void {
+    this.memory.learn(key, variesOn(ctx.response.get('Vary')), ctx.req.headers, {
+      ...known,
+      base: pairsOf((ctx.state as BaseState).base ?? {}),
+      headers: pairsOf(plain(ctx.response.headers), writtenHere(known.answer)),
+      path: ctx.path,
+      ...(ctx.querystring ? { params: ctx.query } : {}),
+    });
   }
 
   /** The server's request listener: the fast answer when there is one, else `app`. */
@@ -109,25 +120,43 @@ export class FastPath {
     this.app = app;
     return (req, res) => {
       const found = this.find(req);
-      if (!found) return app(req, res);
-      try {
-        this.answer(req, res, found.known, found.entry)?.catch((error: unknown) =>
-          this.fail(req, res, found.known, error),
-        );
-      } catch (error) {
-        this.fail(req, res, found.known, error);
-      }
+      if (found) return this.start(req, res, found);
+      if (!this.bodies.worthReading(req) || lacksHost(req)) return app(req, res);
+      // Read ahead of Koa, which parses the same bytes (`parsedFrom`) when no answer is remembered for them.
+      readBody(req)
+        .then((body) => {
+          if (body === undefined) return;
+          const known = this.memory.recall(bodyKey(req.url ?? '', req.headers['content-type'], body), req.headers);
+          const held = known && this.held(known);
+          if (held) this.start(req, res, held);
+          else app(req, res);
+        })
+        .catch((error: unknown) => {
+          reportIncident(this.options.log, `POST ${req.url?.split('?')[0]} read ahead (fast path)`, error);
+          res.destroy();
+        });
     };
+  }
+
+  private start(req: IncomingMessage, res: ServerResponse, found: { known: Known; entry?: CachedResponse }): void {
+    try {
+      this.answer(req, res, found.known, found.entry)?.catch((error: unknown) =>
+        this.fail(req, res, found.known, error),
+      );
+    } catch (error) {
+      this.fail(req, res, found.known, error);
+    }
   }
 
   /** A fast answer that threw: logged with a request id, and a 500 quoting it (`request_id`) in the one error shape if nothing was sent yet. */
   private fail(req: IncomingMessage, res: ServerResponse, known: Known, error: unknown): void {
-    const id = reportIncident(this.options.log, `500 on GET ${known.path} (fast path)`, error);
+    const method = known.method ?? 'GET';
+    const id = reportIncident(this.options.log, `500 on ${method} ${known.path} (fast path)`, error);
     if (!res.headersSent)
       writeError(
         req,
         res,
-        { status: 500, method: 'GET', message: 'Internal server error', url: known.path, request_id: id },
+        { status: 500, method, message: 'Internal server error', url: known.path, request_id: id },
         known.base,
       );
   }
@@ -137,7 +166,12 @@ export class FastPath {
     if (req.method !== 'GET' || lacksHost(req)) return undefined;
     const url = req.url ?? '';
     const known = this.memory.recall(url, req.headers);
-    if (!known || !this.options.served.ready) return undefined;
+    return known && this.held(known);
+  }
+
+  /** `known` with the cached answer it replays, while that answer is held for the catalog served. */
+  private held(known: Known): { known: Known; entry?: CachedResponse } | undefined {
+    if (!this.options.served.ready) return undefined;
     const { cache, pictures } = this.options.served.current;
     if (known.version !== cache.version) return undefined;
     if (!('cacheKey' in known.answer)) return { known };
@@ -194,55 +228,18 @@ export class FastPath {
     started?: number,
   ): void {
     const refusal = admission?.refusal ? { status: 429, ...admission.refusal } : bearer.rejected;
-    if (refusal) this.refuse(req, res, known, refusal, admission?.headers);
-    else if ('refusedOnly' in known.answer) return this.handOver(req, res, admission);
+    if (refusal && !known.method) this.refusals.write(req, res, known, refusal, admission?.headers);
+    // A refused POST is refused by Koa, counted here (its body read ahead is parsed by nobody).
+    else if (refusal || 'refusedOnly' in known.answer) return this.handOver(req, res, admission);
     else if ('error' in known.answer) writeError(req, res, known.answer.error, known.headers, admission?.headers);
     else replay(req, res, known, entry!, admission?.headers);
-    if (started !== undefined) this.options.log.access('GET', known.path, res.statusCode, performance.now() - started);
+    if (started !== undefined)
+      this.options.log.access(known.method ?? 'GET', known.path, res.statusCode, performance.now() - started);
   }
 
-  /** A request admitted where only a 429 is known: Koa answers it (and logs it), counted here. */
+  /** A request admitted where only a 429 is known, or a refused POST: Koa answers it (and logs it), counted here. */
   private handOver(req: IncomingMessage, res: ServerResponse, admission: Admission | undefined): void {
     countedBefore(req, admission);
     this.app!(req, res);
-  }
-
-  /**
-   * The 429 or 401 Koa gives before any route runs: the headers set by then, and the error's.
-   * A 429 is the same answer for every request of one client to one URL within a millisecond
-   * (its budget headers and message move by the second, its timestamp by the millisecond), so
-   * a flood is answered with the last one rendered rather than rendering each again.
-   */
-  private refuse(
-    req: IncomingMessage,
-    res: ServerResponse,
-    known: Known,
-    error: Pick<HttpError, 'status' | 'message' | 'headers'>,
-    limitHeaders: readonly string[] = [],
-  ): void {
-    const at = Date.now();
-    const accept = req.headers.accept;
-    const last = this.lastRefusal;
-    if (
-      error.status === 429 &&
-      last &&
-      last.known === known &&
-      last.at === at &&
-      last.message === error.message &&
-      last.accept === accept
-    ) {
-      res.writeHead(429, last.headers).end(last.body);
-      return;
-    }
-    const fields: ErrorFields = {
-      status: error.status,
-      method: 'GET',
-      message: error.message,
-      url: known.path,
-      ...(known.params ? { params: known.params } : {}),
-    };
-    // The error's own headers (Retry-After, WWW-Authenticate) are never among the base's.
-    const written = writeError(req, res, fields, known.base.concat(pairsOf(error.headers)), limitHeaders);
-    if (error.status === 429) this.lastRefusal = { known, at, message: error.message, accept, ...written };
   }
 }

@@ -1,5 +1,6 @@
 import type { Middleware } from 'koa';
 import { HttpError } from '../lib/http-error.ts';
+import { parsedFrom } from './fast-post.ts';
 
 /** @koa/bodyparser, loaded by the first request with a body: reads never need it (nor its zlib, qs and iconv-lite). */
 let parserModule: Promise<typeof import('@koa/bodyparser')> | undefined;
@@ -75,6 +76,7 @@ export function jsonBody(options: { maxBytes?: number; types?: readonly string[]
       jsonLimit: maxBytes,
       onError: bodyError(coding, maxBytes),
     });
-    await parse(ctx, next);
+    // A body the fast path read ahead (to look for a remembered answer) is parsed from its bytes.
+    await parse(parsedFrom(ctx), next);
   };
 }

@@ -6,7 +6,7 @@ import type { RouteBudget } from './routing.ts';
 
 // What the fast path remembers of a URL, and what that costs in memory.
 
-/** A GET the app answered, as the fast path replays it. */
+/** A GET (or a POST by its body) the app answered, as the fast path replays it. */
 export interface Known {
   version: string;
   budget: RouteBudget;
@@ -17,6 +17,8 @@ export interface Known {
    * set anew per answer (PER_ANSWER) and those the fast path writes itself (`writtenHere`).
    */
   headers: string[];
+  /** A POST remembered by its body (`bodyKey`); a GET otherwise. */
+  method?: 'POST';
   path: string;
   params?: unknown;
   /**
