@@ -16,7 +16,7 @@ import type { Draft } from '../../catalog/edit/draft.ts';
 import { HttpError } from '../../lib/http-error.ts';
 import type { AuthState } from '../bearer.ts';
 import type { CachedResponse } from '../../served/cached-response.ts';
-import type { Curator } from '../../served/curator.ts';
+import type { CatalogWriter } from '../../served/catalog-writer.ts';
 import { jsonBody } from '../json-body.ts';
 import { pictureOrigin } from '../origin.ts';
 import { positionOf, type RouteDeps } from './context.ts';
@@ -28,31 +28,19 @@ import type { RouteTable } from '../routing.ts';
 
 /** What the write routes need besides the read routes' deps: the one place writes are taken. */
 export interface WriteDeps extends RouteDeps {
-  curator: Curator;
+  writer: CatalogWriter;
 }
-
-/** Roles that may change the catalog (HawAPI's). */
-const CURATORS: readonly string[] = ['MAINTAINER', 'ADMIN'];
 
 /** Largest write body: a record with long lists is a few KB; this leaves room without inviting abuse. */
 const WRITE_BODY_BYTES = 64 * 1024;
 
-/** Only MAINTAINER and ADMIN accounts write: no token is a 401, any other role a 403. */
-const curatorsOnly: Middleware<AuthState> = (ctx, next) => {
-  const caller = ctx.state.account;
-  if (!caller)
-    throw new HttpError(
-      401,
-      `${ctx.method} ${ctx.path} changes the catalog: send a MAINTAINER or ADMIN account's token (Authorization: Bearer <token>)`,
-      { 'WWW-Authenticate': 'Bearer' },
-    );
-  if (!CURATORS.includes(caller.role))
-    throw new HttpError(
-      403,
-      `Account '${caller.username}' is ${caller.role}: only MAINTAINER and ADMIN accounts change the catalog`,
-    );
-  return next();
-};
+/** Only callers the writer admits write: no token is a 401, a role that may not a 403 (see `CatalogWriter.admit`). */
+const writersOnly =
+  (writer: CatalogWriter): Middleware<AuthState> =>
+  (ctx, next) => {
+    writer.admit(ctx.state.account, `${ctx.method} ${ctx.path}`, `${ctx.protocol}://${ctx.host}`);
+    return next();
+  };
 
 const body = (types: readonly string[]) => jsonBody({ maxBytes: WRITE_BODY_BYTES, types });
 const created = body(['application/json']);
@@ -88,16 +76,17 @@ function answer(ctx: Context, status: 200 | 201, entry: CachedResponse, location
 }
 
 /**
- * The catalog write routes of HawAPI, for MAINTAINER and ADMIN accounts: POST, PATCH and
+ * The catalog write routes of HawAPI, for MAINTAINER and ADMIN accounts (and in classroom mode every account, in its sandbox): POST, PATCH and
  * DELETE of records, translations, socials and the overview. Each stages the write with the
- * catalog's own functions through `deps.curator` and answers what a GET would now answer.
+ * catalog's own functions through `deps.writer` (the shared catalog, or the caller's sandbox) and answers what a GET would now answer.
  *
  * @example
- * writeRoutes(router, { ...routeDeps, curator });
+ * writeRoutes(router, { ...routeDeps, writer: new CatalogWriter(curator) });
  */
 export function writeRoutes(router: RouteTable, deps: WriteDeps): void {
+  const admitted = writersOnly(deps.writer);
   const run = <T extends WriteOutcome>(ctx: Context, stage: (draft: Draft) => T, precondition?: () => void) =>
-    deps.curator.write({
+    deps.writer.write({
       caller: (ctx.state as AuthState).account as Caller,
       request: `${ctx.method} ${ctx.path}`,
       stage,
@@ -136,11 +125,11 @@ export function writeRoutes(router: RouteTable, deps: WriteDeps): void {
     const target = (ctx: Context) =>
       name === 'overview' ? deps.served.current.catalog.overview.uuid : uuidOf(ctx, name);
 
-    router.post(base, curatorsOnly, created, async (ctx) => {
+    router.post(base, admitted, created, async (ctx) => {
       const outcome = await run(ctx, (draft) => createRecord(draft, name, ctx.request.body));
       answer(ctx, 201, recordAnswer(ctx, name, outcome), hrefOf(name, outcome.uuid));
     });
-    router.patch(item, curatorsOnly, merged, async (ctx) => {
+    router.patch(item, admitted, merged, async (ctx) => {
       const uuid = target(ctx);
       const outcome = await run(
         ctx,
@@ -149,7 +138,7 @@ export function writeRoutes(router: RouteTable, deps: WriteDeps): void {
       );
       answer(ctx, 200, recordAnswer(ctx, name, outcome));
     });
-    router.delete(item, curatorsOnly, async (ctx) => {
+    router.delete(item, admitted, async (ctx) => {
       const uuid = target(ctx);
       await run(ctx, (draft) => deleteRecord(draft, name, uuid), recordTags(ctx, name, uuid));
       ctx.status = 204;
@@ -166,7 +155,7 @@ export function writeRoutes(router: RouteTable, deps: WriteDeps): void {
       });
     const translationAnswer = (outcome: WriteOutcome) =>
       translationEntry(deps, name, deps.served.current.catalog.store(name).position(outcome.uuid)!, outcome.language!);
-    router.post(`${item}/translations`, curatorsOnly, created, async (ctx) => {
+    router.post(`${item}/translations`, admitted, created, async (ctx) => {
       const uuid = target(ctx);
       const outcome = await run(ctx, (draft) => createTranslation(draft, name, uuid, ctx.request.body));
       answer(
@@ -176,7 +165,7 @@ export function writeRoutes(router: RouteTable, deps: WriteDeps): void {
         `${name === 'overview' ? base : `${base}/${uuid}`}/translations/${outcome.language}`,
       );
     });
-    router.patch(`${item}/translations/:language`, curatorsOnly, merged, async (ctx) => {
+    router.patch(`${item}/translations/:language`, admitted, merged, async (ctx) => {
       const uuid = target(ctx);
       const language = String(ctx.params.language);
       const outcome = await run(
@@ -186,14 +175,14 @@ export function writeRoutes(router: RouteTable, deps: WriteDeps): void {
       );
       answer(ctx, 200, translationAnswer(outcome));
     });
-    router.delete(`${item}/translations/:language`, curatorsOnly, async (ctx) => {
+    router.delete(`${item}/translations/:language`, admitted, async (ctx) => {
       const uuid = target(ctx);
       const language = String(ctx.params.language);
       await run(ctx, (draft) => deleteTranslation(draft, name, uuid, language), translationTags(ctx, uuid, language));
       ctx.status = 204;
     });
   }
-  socialWrites(router, deps, run, uuidOf);
+  socialWrites(router, deps, admitted, run, uuidOf);
 }
 
 type Run = <T extends WriteOutcome>(ctx: Context, stage: (draft: Draft) => T, precondition?: () => void) => Promise<T>;
@@ -202,6 +191,7 @@ type Run = <T extends WriteOutcome>(ctx: Context, stage: (draft: Draft) => T, pr
 function socialWrites(
   router: RouteTable,
   deps: WriteDeps,
+  admitted: Middleware<AuthState>,
   run: Run,
   uuidOf: (ctx: Context, name: FamilyName) => string,
 ): void {
@@ -215,7 +205,7 @@ function socialWrites(
       const social = socialOf(uuid, name);
       return social ? [socialEntry(deps, uuid, social)] : [];
     });
-  router.post(base, curatorsOnly, created, async (ctx) => {
+  router.post(base, admitted, created, async (ctx) => {
     const uuid = uuidOf(ctx, 'actors');
     const outcome = await run(ctx, (draft) => createSocial(draft, uuid, ctx.request.body));
     answer(
@@ -225,13 +215,13 @@ function socialWrites(
       `${hrefOf('actors', uuid)}/socials/${encodeURIComponent(outcome.social)}`,
     );
   });
-  router.patch(`${base}/:social`, curatorsOnly, merged, async (ctx) => {
+  router.patch(`${base}/:social`, admitted, merged, async (ctx) => {
     const uuid = uuidOf(ctx, 'actors');
     const name = String(ctx.params.social);
     const outcome = await run(ctx, (draft) => patchSocial(draft, uuid, name, ctx.request.body), tags(ctx, uuid, name));
     answer(ctx, 200, socialEntry(deps, uuid, socialOf(uuid, outcome.social)!));
   });
-  router.delete(`${base}/:social`, curatorsOnly, async (ctx) => {
+  router.delete(`${base}/:social`, admitted, async (ctx) => {
     const uuid = uuidOf(ctx, 'actors');
     const name = String(ctx.params.social);
     await run(ctx, (draft) => deleteSocial(draft, uuid, name), tags(ctx, uuid, name));
