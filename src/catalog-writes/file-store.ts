@@ -73,6 +73,13 @@ export class LogFileOverlayStore implements OverlayStore {
     });
   }
 
+  /** Forgets every write `leave` accepts (a sandbox reset), rewriting the file whole. */
+  drop(leave: (write: OverlayWrite) => boolean): Promise<void> {
+    return this.#onDisk(() =>
+      this.#rewrite({ ...this.#content, writes: this.#content.writes.filter((write) => !leave(write)) }),
+    );
+  }
+
   onChange(): void {}
 
   close(): void {}

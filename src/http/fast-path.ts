@@ -1,5 +1,6 @@
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import type { Middleware } from 'koa';
+import type { Caller } from '../accounts/account.ts';
 import type { AccountService } from '../accounts/service.ts';
 import type { Logger } from '../config/logger.ts';
 import type { CachedResponse } from '../served/cached-response.ts';
@@ -26,6 +27,8 @@ export interface FastPathOptions {
   proxy: ProxyTrust;
   log: Logger;
   logAccess: boolean;
+  /** Whether a caller's reads are answered from its own sandbox (classroom mode): those go to Koa. */
+  sandboxed?: (caller: Caller) => boolean;
   /** Memory for what it remembers of answers kept in the response cache, and of 400/404s. */
   memory: { answersBytes: number; errorsBytes: number };
 }
@@ -77,7 +80,7 @@ export class FastPath {
       const { sent } = ctx.state as SentState;
       const error = (ctx.state as RenderedState).rendered;
       if (!this.options.served.ready) return;
-      const { cache, pictures } = this.options.served.current;
+      const { cache, pictures } = this.options.served.shared;
       const cached =
         sent !== undefined && (ctx.status === 200 || ctx.status === 304) && sent.cacheControl !== 'no-store';
       const picture = cached && pictures.peek(sent.entry.key) === sent.entry;
@@ -138,7 +141,7 @@ export class FastPath {
     const url = req.url ?? '';
     const known = this.memory.recall(url, req.headers);
     if (!known || !this.options.served.ready) return undefined;
-    const { cache, pictures } = this.options.served.current;
+    const { cache, pictures } = this.options.served.shared;
     if (known.version !== cache.version) return undefined;
     if (!('cacheKey' in known.answer)) return { known };
     // Looked up before anything is counted: a request is counted once, here or in Koa.
@@ -195,13 +198,14 @@ export class FastPath {
   ): void {
     const refusal = admission?.refusal ? { status: 429, ...admission.refusal } : bearer.rejected;
     if (refusal) this.refuse(req, res, known, refusal, admission?.headers);
-    else if ('refusedOnly' in known.answer) return this.handOver(req, res, admission);
+    else if ('refusedOnly' in known.answer || (bearer.caller && this.options.sandboxed?.(bearer.caller)))
+      return this.handOver(req, res, admission);
     else if ('error' in known.answer) writeError(req, res, known.answer.error, known.headers, admission?.headers);
     else replay(req, res, known, entry!, admission?.headers);
     if (started !== undefined) this.options.log.access('GET', known.path, res.statusCode, performance.now() - started);
   }
 
-  /** A request admitted where only a 429 is known: Koa answers it (and logs it), counted here. */
+  /** A request admitted where only a 429 is known, or whose caller reads its sandbox: Koa answers it (and logs it), counted here. */
   private handOver(req: IncomingMessage, res: ServerResponse, admission: Admission | undefined): void {
     countedBefore(req, admission);
     this.app!(req, res);
