@@ -73,10 +73,17 @@ export class LogFileOverlayStore implements OverlayStore {
     });
   }
 
-  /** Forgets every write `leave` accepts (a sandbox reset), rewriting the file whole. */
+  /**
+   * Forgets every write `leave` accepts (a sandbox reset), rewriting the file whole. The
+   * numbering goes on from the last write taken, as after an export: a writer that appends
+   * after that number is not behind.
+   */
   drop(leave: (write: OverlayWrite) => boolean): Promise<void> {
     return this.#onDisk(() =>
-      this.#rewrite({ ...this.#content, writes: this.#content.writes.filter((write) => !leave(write)) }),
+      this.#rewrite({
+        writes: this.#content.writes.filter((write) => !leave(write)),
+        exported: lastOf(this.#content),
+      }),
     );
   }
 

@@ -94,7 +94,8 @@ export class Sandboxes {
     sandbox.usedAt = Date.now();
     const base = this.served.shared.catalog;
     if (sandbox.view?.base !== base) {
-      const version = `${base.version}~${account}.${sandbox.writes.length}`;
+      // A write's number is never taken twice (not even after a reset), so the version names one content.
+      const version = `${base.version}~${sandbox.writes.at(-1)!.seq}`;
       const { catalog, skipped } = replayWrites(base, sandbox.writes, version);
       if (skipped.length)
         this.log.info(`sandbox of '${sandbox.account.username}': ${skipped.length} write(s) left out`);
@@ -127,7 +128,7 @@ export class Sandboxes {
       this.#seq = appended.seq;
       const write = { ...kept, changes: outcome.changes, seq: appended.seq };
       const own = this.#add(write);
-      const version = `${base.version}~${uuid}.${own.writes.length}`;
+      const version = `${base.version}~${write.seq}`;
       own.view = { base, served: servedOf(applyChanges(catalog, outcome.changes, version), SANDBOX_CACHE_BYTES) };
       this.#seen = this.#signature();
       return outcome;
