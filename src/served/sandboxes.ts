@@ -131,6 +131,9 @@ export class Sandboxes {
       const version = `${base.version}~${write.seq}`;
       own.view = { base, served: servedOf(applyChanges(catalog, outcome.changes, version), SANDBOX_CACHE_BYTES) };
       this.#seen = this.#signature();
+      this.log.info(
+        `sandbox of '${username}': ${request.request} (${own.writes.length} of ${this.bounds.writes} writes)`,
+      );
       return outcome;
     });
   }
@@ -147,7 +150,13 @@ export class Sandboxes {
 
   /** Forgets the sandbox of `account` (every account's when undefined); resolves with how many were reset. */
   reset(account?: string): Promise<number> {
-    return this.#queue.run(() => this.#drop(account === undefined ? [...this.#byAccount.keys()] : [account]));
+    return this.#queue.run(async () => {
+      const owner = account === undefined ? undefined : this.#byAccount.get(account)?.account.username;
+      const reset = await this.#drop(account === undefined ? [...this.#byAccount.keys()] : [account]);
+      if (account === undefined) this.log.info(`every sandbox reset: ${reset} dropped`);
+      else if (owner) this.log.info(`sandbox of '${owner}' reset`);
+      return reset;
+    });
   }
 
   /** Reads the store again if another process changed it (a reset from the command line), and drops idle sandboxes. */
