@@ -64,6 +64,7 @@ export class Sandboxes {
     private readonly store: SandboxStore,
     private readonly bounds: SandboxBounds,
     private readonly log: Logger,
+    private readonly now: () => number,
   ) {}
 
   static async open(
@@ -71,8 +72,9 @@ export class Sandboxes {
     store: SandboxStore,
     bounds: SandboxBounds,
     log: Logger,
+    now: () => number = Date.now,
   ): Promise<Sandboxes> {
-    const sandboxes = new Sandboxes(served, store, bounds, log);
+    const sandboxes = new Sandboxes(served, store, bounds, log, now);
     await sandboxes.#load();
     sandboxes.#timer = setInterval(
       () => void sandboxes.sync().catch((error: Error) => log.warn(error.message)),
@@ -91,7 +93,7 @@ export class Sandboxes {
   viewOf(account: string): Served | undefined {
     const sandbox = this.#byAccount.get(account);
     if (!sandbox) return undefined;
-    sandbox.usedAt = Date.now();
+    sandbox.usedAt = this.now();
     const base = this.served.shared.catalog;
     if (sandbox.view?.base !== base) {
       // A write's number is never taken twice (not even after a reset), so the version names one content.
@@ -115,7 +117,7 @@ export class Sandboxes {
       const outcome = request.stage(draft);
       passGate(draft, outcome);
       const sandbox = this.#byAccount.get(uuid);
-      const kept = { at: new Date().toISOString(), account: { uuid, username }, request: request.request };
+      const kept = { at: new Date(this.now()).toISOString(), account: { uuid, username }, request: request.request };
       const bytes = writeBytes(outcome) + (sandbox ? 0 : SANDBOX_CACHE_BYTES);
       await this.#bound(username, sandbox?.writes.length ?? 0, bytes);
       const appended = await this.store.append({ ...kept, changes: outcome.changes }, this.#seq);
@@ -190,7 +192,7 @@ export class Sandboxes {
   }
 
   #dropIdle(): Promise<number> {
-    const idle = Date.now() - this.bounds.idleMs;
+    const idle = this.now() - this.bounds.idleMs;
     return this.#drop([...this.#byAccount.values()].filter((s) => s.usedAt < idle).map((s) => s.account.uuid));
   }
 
@@ -217,7 +219,7 @@ export class Sandboxes {
     }
     sandbox.writes.push(write);
     // Idle since its last write, across a restart; a read counts as use too (viewOf).
-    sandbox.usedAt = Math.max(sandbox.usedAt, Date.parse(write.at) || Date.now());
+    sandbox.usedAt = Math.max(sandbox.usedAt, Date.parse(write.at) || this.now());
     sandbox.bytes += writeBytes(write);
     this.#bytes += writeBytes(write);
     return sandbox;
