@@ -156,6 +156,14 @@ test("the fast path never gives a student's sandboxed answer to anyone else, nor
       assert.is(((await read(app, path)).body as Json).name, first.name);
       assert.is(((await read(app, path, other)).body as Json).name, first.name);
     }
+    // GraphQL by GET: the same URL answers each its own, the student's privately.
+    const query = `/api/graphql?query=${encodeURIComponent(`{ location(uuid: "${String(first.uuid)}") { name } }`)}`;
+    for (let n = 0; n < 3; n++) {
+      const own = await read(app, query, student);
+      assert.equal(own.body, { data: { location: { name: 'Only in my sandbox' } } });
+      assert.is(own.headers.get('Cache-Control'), 'private, no-cache');
+      assert.equal((await read(app, query)).body, { data: { location: { name: first.name } } });
+    }
     // ETags: the student's If-None-Match of the shared answer is not its answer, and its own is a 304 for it alone.
     const shared = await read(app, path);
     const own = await read(app, path, student);
