@@ -4,11 +4,32 @@
 //
 // package.json runs it as `exec node … scripts/classroom.ts`, as `npm start` and `npm run dev`
 // run theirs (see scripts/dev.ts): the server runs in this process, which npm's signals reach.
-const USAGE = 'usage: npm run classroom   (starts the server in classroom mode; see docs/classroom.md)';
+// `npm run classroom -- reset` empties every sandbox (the sandboxes file, under its lock); a
+// running server notices within a second.
+import { LogFileOverlayStore } from '../src/catalog-writes/file-store.ts';
+import { readConfig } from '../src/config/env.ts';
+import { sandboxFile } from '../src/parts.ts';
 
-if (process.argv.length > 2) {
+const USAGE =
+  "usage: npm run classroom            (starts the server in classroom mode; see docs/classroom.md)\n       npm run classroom -- reset   (resets every student's sandbox)";
+
+const [command, ...rest] = process.argv.slice(2);
+if ((command !== undefined && command !== 'reset') || rest.length) {
   console.error(USAGE);
   process.exit(1);
+}
+if (command === 'reset') {
+  const settings = readConfig();
+  if ('error' in settings) {
+    console.error(settings.error);
+    process.exit(1);
+  }
+  const file = sandboxFile(settings.config);
+  const store = await LogFileOverlayStore.open(file, console.warn);
+  const writes = (await store.since(0)).length;
+  await store.drop(() => true);
+  console.log(`every sandbox reset: ${writes} write(s) dropped from ${file}`);
+  process.exit(0);
 }
 process.env.CLASSROOM = 'on';
 process.env.HOST ||= '0.0.0.0';

@@ -2,6 +2,7 @@ import type { Server } from 'node:http';
 import cors from '@koa/cors';
 import Koa from 'koa';
 import { openAccounts } from './accounts/open.ts';
+import type { Caller } from './accounts/account.ts';
 import type { Catalog } from './catalog/catalog.ts';
 import { family, FAMILY_NAMES } from './catalog/families.ts';
 import { familyPath } from './catalog/href.ts';
@@ -35,6 +36,7 @@ import { simulation } from './http/simulation.ts';
 import { ServedCatalog } from './served/served-catalog.ts';
 import { writeRoutes } from './http/routes/writes.ts';
 import { CatalogWriter } from './http/catalog-writer.ts';
+import { sandboxRoutes, sandboxView } from './http/routes/sandbox.ts';
 import {
   accountOptions,
   createLimits,
@@ -43,6 +45,7 @@ import {
   logsAccess,
   memoryBudgets,
   openCurator,
+  openSandboxes,
   type ServiceParts,
 } from './parts.ts';
 
@@ -70,11 +73,18 @@ export function catalogRoutes(routes: RouteTable, deps: RouteDeps): void {
  */
 export function createApp(
   config: Config,
-  { served, accounts, limits, log, curator }: ServiceParts,
+  { served, accounts, limits, log, curator, sandboxes }: ServiceParts,
   fast?: FastPath,
   proxy = trustProxies(config.TRUST_PROXY, log.warn),
 ): Koa {
   const app = new Koa({ proxy: config.TRUST_PROXY > 0, maxIpsCount: config.TRUST_PROXY });
+  const routeDeps: RouteDeps = {
+    served,
+    cacheSeconds: config.CACHE_MAX_AGE,
+    maxPageSize: config.MAX_PAGE_SIZE,
+    ...(config.PUBLIC_URL ? { publicUrl: config.PUBLIC_URL } : {}),
+  };
+  const writer = curator && new CatalogWriter({ ...routeDeps, curator, ...(sandboxes ? { sandboxes } : {}) });
   const caller = async (ctx: Koa.Context) => (await bearerOf(ctx, accounts)).caller;
   const routes = new RouteTable([
     // Limits count a request before a bad token is refused, so refusals are limited too.
@@ -83,24 +93,21 @@ export function createApp(
     ['bearerAuth', bearerAuth(accounts)],
     // Counted and its token checked first: simulated answers spend the caller's budget.
     ['simulation', config.SIMULATE ? simulation(proxy) : undefined],
+    // After the token check: an account with a sandbox reads (and writes) its own catalog.
+    ['sandbox', writer?.sandboxes ? sandboxView(served, writer) : undefined],
   ]);
-  const routeDeps: RouteDeps = {
-    served,
-    cacheSeconds: config.CACHE_MAX_AGE,
-    maxPageSize: config.MAX_PAGE_SIZE,
-    ...(config.PUBLIC_URL ? { publicUrl: config.PUBLIC_URL } : {}),
-  };
   const cacheControl = `public, max-age=${config.CACHE_MAX_AGE}`;
   catalogRoutes(routes, routeDeps);
-  const writer = curator && new CatalogWriter({ ...routeDeps, curator });
   if (writer) writeRoutes(routes, routeDeps, writer);
+  if (writer?.sandboxes) sandboxRoutes(routes, writer.sandboxes, config.SANDBOX_WRITES);
   accountRoutes(routes, accounts, limits && signInGuard(limits));
   docsRoutes(routes, {
     served,
     cacheControl,
     defaultLanguage: config.DEFAULT_LANGUAGE,
     maxPageSize: config.MAX_PAGE_SIZE,
-    writes: curator !== undefined,
+    writes: writer !== undefined,
+    sandboxes: writer?.sandboxes !== undefined,
     simulation: config.SIMULATE,
   });
   graphqlRoutes(routes, {
@@ -159,7 +166,7 @@ function serverOptions(config: Config): ServerOptions {
  * const server = await serve(createServer(config, { served, accounts, limits, log }), 3000, '0.0.0.0');
  */
 export function createServer(config: Config, parts: ServiceParts): Server {
-  const { served, accounts, limits, log } = parts;
+  const { served, accounts, limits, log, sandboxes } = parts;
   const proxy = trustProxies(config.TRUST_PROXY, log.warn);
   const fast = new FastPath({
     served,
@@ -167,6 +174,7 @@ export function createServer(config: Config, parts: ServiceParts): Server {
     ...(limits ? { limits } : {}),
     proxy,
     log,
+    ...(sandboxes ? { sandboxed: (caller: Caller) => sandboxes.holds(caller.uuid) } : {}),
     logAccess: logsAccess(config),
     memory: memoryBudgets(config).fastPath,
   });
@@ -192,11 +200,19 @@ export async function startService(config: Config, catalog: Catalog | undefined,
   });
   const served = new ServedCatalog(catalog, memoryBudgets(config).cacheBytes);
   const curator = await openCurator(config, served, log);
+  const sandboxes = await openSandboxes(config, served, log);
   const limits = await createLimits(config, log);
   log.info(
     limits ? `rate limits: ${limits.driver === 'redis' ? 'shared through Redis' : 'in memory'}` : RATE_LIMITS_OFF,
   );
-  const parts: ServiceParts = { served, accounts, ...(limits ? { limits } : {}), ...(curator ? { curator } : {}), log };
+  const parts: ServiceParts = {
+    served,
+    accounts,
+    ...(limits ? { limits } : {}),
+    ...(curator ? { curator } : {}),
+    ...(sandboxes ? { sandboxes } : {}),
+    log,
+  };
   const server = await serve(createServer(config, parts), config.PORT, config.HOST).catch(
     (error: NodeJS.ErrnoException) => {
       throw new Error(`cannot listen on ${config.HOST}:${config.PORT}: ${error.code ?? error.message}`);
@@ -224,6 +240,7 @@ export async function startService(config: Config, catalog: Catalog | undefined,
     log: log.info,
     cleanup: async () => {
       curator?.close();
+      sandboxes?.close();
       await limits?.close();
       accounts.close();
       await log.close();

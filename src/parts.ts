@@ -6,6 +6,8 @@ import type { Config } from './config/env.ts';
 import type { Logger } from './config/logger.ts';
 import type { GraphQLLimits } from './graphql/limits.ts';
 import { Curator } from './served/curator.ts';
+import { Sandboxes } from './served/sandboxes.ts';
+import { LogFileOverlayStore } from './catalog-writes/file-store.ts';
 import type { ServedCatalog } from './served/served-catalog.ts';
 import { RateLimits, type RateLimitOptions } from './limits/rate-limits.ts';
 import { TIERS, type Tier } from './limits/tiers.ts';
@@ -19,6 +21,8 @@ export interface ServiceParts {
   accounts: AccountService;
   /** Takes the catalog writes; none when `CATALOG_WRITES=off` (the write routes then answer 405). */
   curator?: Curator;
+  /** Classroom mode: the sandbox of each account below MAINTAINER (with the curator). */
+  sandboxes?: Sandboxes;
   /** None when `RATE_LIMIT=off`. */
   limits?: RateLimits;
   log: Logger;
@@ -107,6 +111,34 @@ export async function openCurator(config: Config, served: ServedCatalog, log: Lo
   const curator = await Curator.open(served, overlay, log);
   log.info(`catalog writes: on, kept in ${store.kind === 'file' ? overlayFile(config) : `the accounts' Redis`}`);
   return curator;
+}
+
+/** Where the classroom sandboxes are kept: beside the accounts file. */
+export function sandboxFile(config: Config): string {
+  return config.SANDBOX_FILE ?? join(dirname(config.ACCOUNTS_FILE), 'sandboxes.json');
+}
+
+/**
+ * Classroom mode's sandboxes, kept in `sandboxFile` (also with `ACCOUNTS_STORE=redis`: Redis
+ * does not keep them yet), or none outside classroom mode or without catalog writes.
+ */
+export async function openSandboxes(
+  config: Config,
+  served: ServedCatalog,
+  log: Logger,
+): Promise<Sandboxes | undefined> {
+  if (!config.CLASSROOM || !config.CATALOG_WRITES || !served.ready) return undefined;
+  const file = sandboxFile(config);
+  const store = await LogFileOverlayStore.open(file, log.warn).catch((error: Error) => {
+    throw new Error(`cannot open the sandboxes: ${error.message}`);
+  });
+  const bounds = {
+    writes: config.SANDBOX_WRITES,
+    bytes: config.SANDBOX_MB * 2 ** 20,
+    idleMs: config.SANDBOX_TTL * 1000,
+  };
+  log.info(`sandboxes: every account below MAINTAINER writes to its own, kept in ${file}`);
+  return Sandboxes.open(served, store, bounds, log);
 }
 
 /** Memory for parsed GraphQL query texts: a few thousand typical queries. */

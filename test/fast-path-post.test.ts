@@ -3,7 +3,9 @@ import { connect } from 'node:net';
 import { gzipSync } from 'node:zlib';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { startApp, type TestServer } from './helpers/http.ts';
+import { registered } from './helpers/accounts-app.ts';
+import { caller } from './helpers/curator-calls.ts';
+import { dataFile, startApp, type TestServer } from './helpers/http.ts';
 
 // The fast path replays the kept answer of a GraphQL query to the same POST: same URL, Content-Type, body and
 // values of the headers in the answer's Vary. It reads a body ahead of Koa only when one of that URL and length has
@@ -194,6 +196,35 @@ test('a replayed POST counts once in the budget, with the limit headers; its 429
     }
   } finally {
     await limited.close();
+  }
+});
+
+test("a student's sandboxed answer is never replayed to others, nor the shared one to the student (classroom mode)", async () => {
+  const classroom = await startApp({ CLASSROOM: 'on' });
+  try {
+    const [student, other] = [
+      await registered(classroom.url, 'postfast1'),
+      await registered(classroom.url, 'postfast2'),
+    ];
+    const [location] = await dataFile('locations.json');
+    const body = query(`{ location(uuid: "${String(location!.uuid)}") { name } }`);
+    const as = (token?: string): Record<string, string> => (token ? { Authorization: `Bearer ${token}` } : {});
+    // Asked enough times by everyone for the fast path to know the body.
+    for (const token of [undefined, student, other]) await thrice(body, as(token), classroom);
+    const shared = await post(body, {}, { on: classroom });
+    assert.ok(byFastPath(shared));
+    const path = `/api/v1/locations/${String(location!.uuid)}`;
+    assert.is((await caller(classroom, student)('PATCH', path, { name: 'Only in my sandbox' })).status, 200);
+    for (let n = 0; n < 4; n++) {
+      const own = await post(body, as(student), { on: classroom });
+      assert.not.ok(byFastPath(own));
+      assert.equal(JSON.parse(own.body), { data: { location: { name: 'Only in my sandbox' } } });
+      assert.is(headersOf(own)['cache-control'], 'private, no-cache');
+      for (const token of [undefined, other])
+        assert.is((await post(body, as(token), { on: classroom })).body, shared.body);
+    }
+  } finally {
+    await classroom.close();
   }
 });
 

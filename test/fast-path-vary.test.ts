@@ -9,6 +9,8 @@ import { STANDS_IN_FOR } from '../src/http/stand-ins.ts';
 import type { RouteTable } from '../src/http/routing.ts';
 import type { AccountService } from '../src/accounts/service.ts';
 import type { RateLimits } from '../src/limits/rate-limits.ts';
+import type { Curator } from '../src/served/curator.ts';
+import type { Sandboxes } from '../src/served/sandboxes.ts';
 import type { ServedCatalog } from '../src/served/served-catalog.ts';
 import { exampleUrls } from './helpers/example-urls.ts';
 import { startApp } from './helpers/http.ts';
@@ -116,7 +118,14 @@ test("the app's middleware are exactly those the fast path stands in for, in ord
   if ('error' in settings) throw new Error(settings.error);
   const log = createLogger({ level: 'silent', format: 'text' });
   // Only wiring happens here: no request reaches these parts.
-  const parts = { served: {} as ServedCatalog, accounts: {} as AccountService, limits: {} as RateLimits, log };
+  const parts = {
+    served: {} as ServedCatalog,
+    accounts: {} as AccountService,
+    limits: {} as RateLimits,
+    curator: {} as Curator,
+    sandboxes: {} as Sandboxes,
+    log,
+  };
   const fast = { remember: () => async () => {} } as never;
   // The routes' admission runs inside `routes`, in the stages it names.
   const names = createApp(settings.config, parts, fast).middleware.flatMap((middleware) => [

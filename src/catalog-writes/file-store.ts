@@ -8,8 +8,9 @@ import { prepareStoreFile } from '../lib/private-file.ts';
 import { StoreFileError } from '../lib/synced-json-file.ts';
 import { WriteQueue } from '../lib/write-queue.ts';
 
-/** The number of the last write the overlay ever took. */
-const lastOf = ({ writes, exported }: OverlayContent) => writes.at(-1)?.seq ?? exported;
+/** The number of the last write the overlay ever took, an exported or dropped one's too. */
+const lastOf = ({ writes, exported, dropped = 0 }: OverlayContent) =>
+  Math.max(writes.at(-1)?.seq ?? 0, exported, dropped);
 
 /**
  * The catalog overlay in one file beside the accounts file, for one instance: a log, one JSON
@@ -69,8 +70,27 @@ export class LogFileOverlayStore implements OverlayStore {
   fold(through: number): Promise<void> {
     return this.#onDisk(() => {
       const { writes, exported } = this.#content;
-      return this.#rewrite({ writes: writes.filter((w) => w.seq > through), exported: Math.max(through, exported) });
+      return this.#rewrite({
+        ...this.#content,
+        writes: writes.filter((w) => w.seq > through),
+        exported: Math.max(through, exported),
+      });
     });
+  }
+
+  /**
+   * Forgets every write `leave` accepts (a sandbox reset), rewriting the file whole. Numbering
+   * goes on from the last write taken (`dropped`): no number is given twice, and a writer that
+   * appends after it is not behind.
+   */
+  drop(leave: (write: OverlayWrite) => boolean): Promise<void> {
+    return this.#onDisk(() =>
+      this.#rewrite({
+        ...this.#content,
+        writes: this.#content.writes.filter((write) => !leave(write)),
+        dropped: lastOf(this.#content),
+      }),
+    );
   }
 
   onChange(): void {}
@@ -116,7 +136,11 @@ export class LogFileOverlayStore implements OverlayStore {
           `${this.file}: line ${read.torn.line} (${read.torn.bytes} bytes) is an append that never completed, so never acknowledged: left out; the next write rewrites the file without it`,
         );
       }
-      this.#content = { writes: read.writes, exported: read.exported };
+      this.#content = {
+        writes: read.writes,
+        exported: read.exported,
+        ...(read.dropped ? { dropped: read.dropped } : {}),
+      };
       this.#appendable = read.format === 'log' && !read.torn;
       this.#size = read.cleanBytes;
     }

@@ -49,3 +49,12 @@ export class OverlayNotSaved extends HttpError {
     });
   }
 }
+
+/**
+ * Where the classroom sandboxes' writes are kept, every account's in one numbered log (each
+ * write names its account): the overlay's format and guarantees, and `drop` for a reset.
+ */
+export interface SandboxStore extends Pick<OverlayStore, 'since' | 'end' | 'append' | 'close'> {
+  /** Forgets the writes `leave` accepts; resolves once that is durable. */
+  drop(leave: (write: OverlayWrite) => boolean): Promise<void>;
+}

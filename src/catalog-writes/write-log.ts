@@ -7,6 +7,8 @@ export interface OverlayContent {
   writes: OverlayWrite[];
   /** The last write `catalog export` folded into data/ (0: none): numbering goes on after it. */
   exported: number;
+  /** The last number a dropped write had (a sandbox reset): numbering goes on after it too. */
+  dropped?: number;
 }
 
 /** What a file held, and whether a write may be appended to it as it is. */
@@ -55,9 +57,13 @@ const writeSchema = {
 } as const;
 
 const validateWrite = compileValidator<OverlayWrite>(writeSchema);
-const validateHeader = compileValidator<{ format: string; exported: number }>({
+const validateHeader = compileValidator<{ format: string; exported: number; dropped?: number }>({
   type: 'object',
-  properties: { format: { const: LOG_FORMAT }, exported: { type: 'integer', minimum: 0 } },
+  properties: {
+    format: { const: LOG_FORMAT },
+    exported: { type: 'integer', minimum: 0 },
+    dropped: { type: 'integer', minimum: 1 },
+  },
   required: ['format', 'exported'],
 });
 const validateWhole = compileValidator<{ writes: OverlayWrite[]; exported?: number }>({
@@ -82,8 +88,8 @@ export function logLine(write: OverlayWrite): string {
  * @example
  * logText({ writes: [], exported: 6 }); // '{"format":"catalog-overlay, one write a line","exported":6}\n'
  */
-export function logText({ writes, exported }: OverlayContent): string {
-  return `${JSON.stringify({ format: LOG_FORMAT, exported })}\n${writes.map(logLine).join('')}`;
+export function logText({ writes, exported, dropped }: OverlayContent): string {
+  return `${JSON.stringify({ format: LOG_FORMAT, exported, ...(dropped ? { dropped } : {}) })}\n${writes.map(logLine).join('')}`;
 }
 
 function isLogHeader(line: string): boolean {
@@ -112,6 +118,7 @@ function readLog(text: string): ReadOverlay | string {
   const header = JSON.parse(lines[0]!) as unknown;
   if (!validateHeader(header))
     return `line 1 is not the overlay's header (${firstError(validateHeader)}); move the file away to start with no changes`;
+  const numbering = { exported: header.exported, ...(header.dropped ? { dropped: header.dropped } : {}) };
   const writes: OverlayWrite[] = [];
   let cleanBytes = Buffer.byteLength(lines[0]!) + 1;
   let last = header.exported;
@@ -125,7 +132,7 @@ function readLog(text: string): ReadOverlay | string {
       if (index === lines.length - 1 && tail === '')
         return {
           writes,
-          exported: header.exported,
+          ...numbering,
           format: 'log',
           cleanBytes,
           torn: { line: index + 1, bytes: Buffer.byteLength(line) + 1 },
@@ -141,7 +148,7 @@ function readLog(text: string): ReadOverlay | string {
     cleanBytes += Buffer.byteLength(line) + 1;
   }
   const torn = tail === '' ? undefined : { line: lines.length + 1, bytes: Buffer.byteLength(tail) };
-  return { writes, exported: header.exported, format: 'log', cleanBytes, ...(torn ? { torn } : {}) };
+  return { writes, ...numbering, format: 'log', cleanBytes, ...(torn ? { torn } : {}) };
 }
 
 /**

@@ -4,6 +4,7 @@ import { catalogPaths, familyTag } from './catalog-paths.ts';
 import { addWritePaths, writeSchemas } from './write-paths.ts';
 import { GRAPHQL_SCHEMAS, graphqlPaths } from './graphql-paths.ts';
 import { componentParameters, type ParameterOptions } from './parameters.ts';
+import { sandboxPaths } from './sandbox-paths.ts';
 import { SIMULATION_PARAMETERS, withSimulationParameters } from './simulation-parameters.ts';
 import { REFERENCE_ASSETS } from './reference-page.ts';
 import { ALWAYS_FREE, COMPONENT_RESPONSES, HEADERS, headerRefs, RATE_HEADERS } from './responses.ts';
@@ -20,6 +21,8 @@ export interface OpenApiOptions extends ParameterOptions {
   examples?: Partial<Record<FamilyName, string>>;
   /** Whether the write routes are served (`CATALOG_WRITES`); on unless false. */
   writes?: boolean;
+  /** Whether classroom mode's sandboxes are on (their routes are served). */
+  sandboxes?: boolean;
   /** Whether requests may ask for simulated latency and failures (`SIMULATE`, classroom mode). */
   simulation?: boolean;
 }
@@ -199,6 +202,9 @@ export function buildOpenApi(options: OpenApiOptions): Json {
     tags: [
       ...families,
       { name: 'Accounts', description: 'Sign up, sign in and delete; tokens identify clients to the rate limits' },
+      ...(options.sandboxes
+        ? [{ name: 'Sandboxes', description: "Classroom mode: each student's private changes to the catalog" }]
+        : []),
       { name: 'GraphQL', description: 'The same catalog through one GraphQL endpoint, and its schema' },
       { name: 'Pictures', description: 'The pictures records point at (thumbnail, images), served by this server' },
       { name: 'Service', description: 'Service info, liveness and the route list' },
@@ -211,6 +217,7 @@ export function buildOpenApi(options: OpenApiOptions): Json {
         ...metaPaths(),
         ...catalogWithWrites(options),
         ...accountPaths(),
+        ...(options.sandboxes ? sandboxPaths() : {}),
         ...graphqlPaths(),
         ...picturePaths(),
         ...referencePaths(),

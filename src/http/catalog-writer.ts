@@ -16,6 +16,7 @@ import { socialNamed } from '../catalog/socials.ts';
 import { HttpError } from '../lib/http-error.ts';
 import type { CachedResponse } from '../served/cached-response.ts';
 import type { Curator } from '../served/curator.ts';
+import type { Sandboxes } from '../served/sandboxes.ts';
 import type { RouteDeps } from './routes/context.ts';
 import { overviewEntry } from './routes/meta.ts';
 import { recordEntry } from './routes/records.ts';
@@ -25,6 +26,8 @@ import { translationEntry } from './routes/translations.ts';
 /** What the writer needs besides the read routes' deps: the one place writes are taken. */
 export interface WriteDeps extends RouteDeps {
   curator: Curator;
+  /** Classroom mode: where the writes of accounts below MAINTAINER go, each to its own. */
+  sandboxes?: Sandboxes;
 }
 
 /** One write as either face asks for it: who, what request, the `If-Match` tags sent, and the origin of pictures. */
@@ -38,24 +41,30 @@ export interface WriteCall {
   origin: string;
 }
 
-/** Roles that may change the catalog (HawAPI's). */
+/** Roles whose writes change the shared catalog (HawAPI's). */
 const CURATORS: readonly string[] = ['MAINTAINER', 'ADMIN'];
 
+/** The request body of a registration, as the 401 of a classroom write shows it. */
+const REGISTER_BODY =
+  '{"first_name":"Ana","last_name":"Lima","username":"ana","email":"ana@example.org","password":"a long passphrase"}';
+
 /**
- * The caller, when it may change the catalog: no account is a 401, any role but MAINTAINER
- * and ADMIN a 403.
+ * The caller, when it may write: no account is a 401 (in classroom mode saying how to
+ * register), and outside classroom mode any role but MAINTAINER and ADMIN a 403.
  *
  * @example
- * curatorOf(undefined, 'POST /api/v1/actors'); // throws HttpError(401)
+ * admitted(undefined, 'POST /api/v1/actors', 'http://localhost:3000', false); // throws HttpError(401)
  */
-export function curatorOf(caller: Caller | undefined, request: string): Caller {
-  if (!caller)
-    throw new HttpError(
-      401,
-      `${request} changes the catalog: send a MAINTAINER or ADMIN account's token (Authorization: Bearer <token>)`,
-      { 'WWW-Authenticate': 'Bearer' },
-    );
-  if (!CURATORS.includes(caller.role))
+function admitted(caller: Caller | undefined, request: string, origin: string, classroom: boolean): Caller {
+  if (!caller) {
+    const howTo = classroom
+      ? `: register (each account writes to a sandbox of its own) with  curl -s ${origin}/api/v1/auth/register -H 'Content-Type: application/json' -d '${REGISTER_BODY}'  and send the token it answers`
+      : ": send a MAINTAINER or ADMIN account's token";
+    throw new HttpError(401, `${request} changes the catalog${howTo} (Authorization: Bearer <token>)`, {
+      'WWW-Authenticate': 'Bearer',
+    });
+  }
+  if (!classroom && !CURATORS.includes(caller.role))
     throw new HttpError(
       403,
       `Account '${caller.username}' is ${caller.role}: only MAINTAINER and ADMIN accounts change the catalog`,
@@ -85,8 +94,10 @@ function ifMatch(sent: string | undefined, path: string, current: () => CachedRe
 
 /**
  * The catalog writes of both faces, REST's routes and GraphQL's mutations: each checks the
- * caller, stages the write with the catalog's own functions through the curator (the gate's
- * checks, the overlay) under its `If-Match` condition, and returns what it changed.
+ * caller, stages the write with the catalog's own functions under its `If-Match` condition
+ * and takes it where the caller's writes go (the curator: the shared catalog and its overlay;
+ * in classroom mode, below MAINTAINER, the caller's sandbox; both pass the same gate), then
+ * returns what it changed.
  *
  * @example
  * const writer = new CatalogWriter({ ...routeDeps, curator });
@@ -95,7 +106,22 @@ function ifMatch(sent: string | undefined, path: string, current: () => CachedRe
 export class CatalogWriter {
   constructor(private readonly deps: WriteDeps) {}
 
-  /** The catalog as served now, with every write taken. */
+  /** Classroom mode's sandboxes, when on. */
+  get sandboxes(): Sandboxes | undefined {
+    return this.deps.sandboxes;
+  }
+
+  /** The caller, when it may write (see `admitted`): the write routes ask before reading a body, and every write again. */
+  admit(caller: Caller | undefined, request: string, origin: string): Caller {
+    return admitted(caller, request, origin, this.deps.sandboxes !== undefined);
+  }
+
+  /** Whether `caller`'s writes and reads go to its own sandbox (classroom mode, below MAINTAINER). */
+  sandboxed(caller: Caller): boolean {
+    return this.deps.sandboxes !== undefined && !CURATORS.includes(caller.role);
+  }
+
+  /** The catalog the caller reads now, with every write it sees taken. */
   get catalog(): Catalog {
     return this.deps.served.current.catalog;
   }
@@ -164,8 +190,9 @@ export class CatalogWriter {
   }
 
   #run<T extends WriteOutcome>(call: WriteCall, stage: (draft: Draft) => T, precondition?: () => void): Promise<T> {
-    const caller = curatorOf(call.caller, call.request);
-    return this.deps.curator.write({ caller, request: call.request, stage, ...(precondition ? { precondition } : {}) });
+    const caller = this.admit(call.caller, call.request, call.origin);
+    const request = { caller, request: call.request, stage, ...(precondition ? { precondition } : {}) };
+    return this.sandboxed(caller) ? this.deps.sandboxes!.write(request) : this.deps.curator.write(request);
   }
 
   #recordPath(name: FamilyName, uuid: string): string {

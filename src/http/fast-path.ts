@@ -1,5 +1,6 @@
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import type { Context, Middleware } from 'koa';
+import type { Caller } from '../accounts/account.ts';
 import type { AccountService } from '../accounts/service.ts';
 import type { Logger } from '../config/logger.ts';
 import type { CachedResponse } from '../served/cached-response.ts';
@@ -26,6 +27,8 @@ export interface FastPathOptions {
   proxy: ProxyTrust;
   log: Logger;
   logAccess: boolean;
+  /** Whether a caller's reads are answered from its own sandbox (classroom mode): those go to Koa. */
+  sandboxed?: (caller: Caller) => boolean;
   /** Memory for what it remembers of answers kept in the response cache, and of 400/404s. */
   memory: { answersBytes: number; errorsBytes: number };
 }
@@ -72,7 +75,7 @@ export class FastPath {
       // A simulated answer (`_delay`, `_fail`) is simulated again on every request, by Koa.
       if (targetTooLong(ctx.url) || !state.route || askedSimulation(ctx)) return;
       if (!this.options.served.ready) return;
-      const { cache, pictures } = this.options.served.current;
+      const { cache, pictures } = this.options.served.shared;
       if (ctx.method === 'POST') {
         const post = answeredPost(ctx, cache);
         if (!post) return;
@@ -172,7 +175,7 @@ export class FastPath {
   /** `known` with the cached answer it replays, while that answer is held for the catalog served. */
   private held(known: Known): { known: Known; entry?: CachedResponse } | undefined {
     if (!this.options.served.ready) return undefined;
-    const { cache, pictures } = this.options.served.current;
+    const { cache, pictures } = this.options.served.shared;
     if (known.version !== cache.version) return undefined;
     if (!('cacheKey' in known.answer)) return { known };
     // Looked up before anything is counted: a request is counted once, here or in Koa.
@@ -229,15 +232,16 @@ export class FastPath {
   ): void {
     const refusal = admission?.refusal ? { status: 429, ...admission.refusal } : bearer.rejected;
     if (refusal && !known.method) this.refusals.write(req, res, known, refusal, admission?.headers);
-    // A refused POST is refused by Koa, counted here (its body read ahead is parsed by nobody).
-    else if (refusal || 'refusedOnly' in known.answer) return this.handOver(req, res, admission);
+    // A refused POST, and a caller who reads its sandbox, are answered by Koa, counted here.
+    else if (refusal || 'refusedOnly' in known.answer || (bearer.caller && this.options.sandboxed?.(bearer.caller)))
+      return this.handOver(req, res, admission);
     else if ('error' in known.answer) writeError(req, res, known.answer.error, known.headers, admission?.headers);
     else replay(req, res, known, entry!, admission?.headers);
     if (started !== undefined)
       this.options.log.access(known.method ?? 'GET', known.path, res.statusCode, performance.now() - started);
   }
 
-  /** A request admitted where only a 429 is known, or a refused POST: Koa answers it (and logs it), counted here. */
+  /** A request admitted where only a 429 is known, a refused POST, or one whose caller reads its sandbox: Koa answers it (and logs it), counted here. */
   private handOver(req: IncomingMessage, res: ServerResponse, admission: Admission | undefined): void {
     countedBefore(req, admission);
     this.app!(req, res);

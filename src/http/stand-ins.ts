@@ -22,6 +22,8 @@ export const STANDS_IN_FOR = {
   bearerAuth: "answer() checks the token, the same 401 (a POST's is Koa's, counted once)",
   simulation:
     'remember() never learns the answer of a request that asked for a simulation (`_delay`, `_fail`): each such request goes to Koa, and a URL without them never had a simulated answer',
+  sandbox:
+    "finish() hands a request whose caller has a sandbox to Koa; remember() learns only answers of the shared response cache, never a sandbox's",
 } as const;
 
 /** The name of a middleware the fast path stands in for. */

@@ -45,7 +45,7 @@ export class Curator {
 
   /** Applies the overlay over the served catalog (reporting writes that no longer apply) and follows it from then on. */
   static async open(served: ServedCatalog, overlay: OverlayStore, log: Logger): Promise<Curator> {
-    const curator = new Curator(served, overlay, served.current.catalog.version, log);
+    const curator = new Curator(served, overlay, served.shared.catalog.version, log);
     await curator.#replayAll(served.current.catalog);
     overlay.onChange(
       () =>
@@ -69,7 +69,7 @@ export class Curator {
   write<T extends WriteOutcome>(request: WriteRequest<T>): Promise<T> {
     return this.#queue.run(async () => {
       for (;;) {
-        const { catalog } = this.served.current;
+        const { catalog } = this.served.shared;
         request.precondition?.(catalog);
         const draft = new Draft(catalog);
         const outcome = request.stage(draft);
@@ -127,7 +127,7 @@ export class Curator {
   }
 
   #catchUp(writes: readonly OverlayWrite[]): void {
-    if (writes.length) this.#apply(this.served.current.catalog, writes);
+    if (writes.length) this.#apply(this.served.shared.catalog, writes);
   }
 
   /** Serves `base` with `writes` replayed over it, saying which no longer apply. */

@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import type { Catalog } from '../catalog/catalog.ts';
 import { HttpError } from '../lib/http-error.ts';
 import { ResponseCache } from './cached-response.ts';
@@ -10,11 +11,20 @@ export interface Served {
   pictures: ServedPictures;
 }
 
+/** `catalog` ready to serve, with an empty response cache of `cacheBytes`. */
+export function servedOf(catalog: Catalog, cacheBytes: number): Served {
+  return { catalog, cache: new ResponseCache(cacheBytes, catalog.version), pictures: new ServedPictures(catalog) };
+}
+
+/** What one request sees instead of the shared catalog (a sandbox's view), asked each time it reads; undefined: the shared one. */
+export type View = () => Served | undefined;
+
 /**
  * The catalog being served, the response cache of its version and its pictures. `replace`
  * swaps them in one assignment, so a request sees either the old set or the new one, never a mix. Under
  * `npm run dev` the server may start before its data is good: until the first good catalog,
- * reading `current` throws the 503 every catalog request answers.
+ * reading `current` throws the 503 every catalog request answers. Code run `within` a view
+ * (a classroom sandbox) reads that view as `current`; `shared` is always everyone's.
  *
  * @example
  * const served = new ServedCatalog(catalog, 64 * 2 ** 20);
@@ -22,6 +32,7 @@ export interface Served {
  */
 export class ServedCatalog {
   #current?: Served;
+  readonly #views = new AsyncLocalStorage<View>();
 
   constructor(
     catalog: Catalog | undefined,
@@ -35,7 +46,13 @@ export class ServedCatalog {
     return this.#current !== undefined;
   }
 
+  /** What the code running now reads: its view's catalog `within` one that has it, else the shared one. */
   get current(): Served {
+    return this.#views.getStore()?.() ?? this.shared;
+  }
+
+  /** The catalog every client without a sandbox reads. */
+  get shared(): Served {
     if (!this.#current) {
       throw new HttpError(
         503,
@@ -46,11 +63,12 @@ export class ServedCatalog {
     return this.#current;
   }
 
+  /** Runs `task` (one request) with `current` reading `view` whenever it gives a catalog. */
+  within<T>(view: View, task: () => T): T {
+    return this.#views.run(view, task);
+  }
+
   replace(catalog: Catalog): void {
-    this.#current = {
-      catalog,
-      cache: new ResponseCache(this.cacheBytes, catalog.version),
-      pictures: new ServedPictures(catalog),
-    };
+    this.#current = servedOf(catalog, this.cacheBytes);
   }
 }

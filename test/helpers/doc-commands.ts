@@ -26,8 +26,6 @@ export interface DocCommand {
 }
 
 const SHELL = /^(sh|bash|shell)$/;
-/** How a line of output the docs show begins: JSON, or a header (`RateLimit-Policy: …`). */
-const OUTPUT = /^([{["]|[\w-]+: )/;
 const MARK = /<!--\s*docs-test:\s*(skip|env)\s+(.*?)\s*-->/g;
 
 /** Every Markdown file whose commands a reader meets: the README, CONTRIBUTING.md and docs/. */
@@ -72,14 +70,14 @@ function shownOutput(comments: string[]): string | undefined {
 }
 
 /**
- * The commands of one shell block: lines ending in `\` joined to the next, prose comments
- * dropped, and `# …` lines directly under a command that read as output (JSON, a header, and
- * the lines indented under it) taken as the output it shows.
+ * The commands of one shell block: lines ending in `\` joined to the next, and the `# …` lines
+ * directly under a command taken as the output it shows (its lines joined); comments after a
+ * blank line are prose, dropped.
  */
 export function blockCommands(content: string, file: string, firstLine: number): Omit<DocCommand, 'skipped' | 'env'>[] {
   const commands: Omit<DocCommand, 'skipped' | 'env'>[] = [];
   const lines = content.split('\n');
-  let current: { text: string; line: number; comments: string[]; open: boolean } | undefined;
+  let current: { text: string; line: number; comments: string[] } | undefined;
   const flush = () => {
     if (current)
       commands.push({
@@ -97,24 +95,16 @@ export function blockCommands(content: string, file: string, firstLine: number):
       continue;
     }
     if (line.trimStart().startsWith('#')) {
-      // Right under a command, a line that reads as output (JSON, a header) and the lines
-      // indented under it are what the command prints; any other comment is prose for the reader.
-      const comment = line.trim();
-      const continues = current !== undefined && current.comments.length > 0 && /^#\s{2,}/.test(comment);
-      const opens =
-        current !== undefined &&
-        current.comments.length === 0 &&
-        current.open &&
-        OUTPUT.test(comment.replace(/^#\s?/, ''));
-      if (continues || opens) current!.comments.push(comment);
-      else if (current) current.open = false;
+      // The comment lines right under a command are what it prints; a comment for the reader
+      // stands above its command, after a blank line.
+      current?.comments.push(line.trim());
       continue;
     }
     flush();
     let text = line;
     const start = i;
     while (text.endsWith('\\') && i + 1 < lines.length) text = `${text.slice(0, -1).trimEnd()} ${lines[++i]!.trim()}`;
-    current = { text, line: firstLine + start, comments: [], open: true };
+    current = { text, line: firstLine + start, comments: [] };
   }
   flush();
   return commands;

@@ -4,7 +4,7 @@ import { FAMILY_NAMES, family, type FamilyName } from '../../catalog/families.ts
 import { familyPath, hrefOf } from '../../catalog/href.ts';
 import type { CachedResponse } from '../../served/cached-response.ts';
 import type { AuthState } from '../bearer.ts';
-import { curatorOf, type CatalogWriter, type WriteCall } from '../catalog-writer.ts';
+import type { CatalogWriter, WriteCall } from '../catalog-writer.ts';
 import { jsonBody } from '../json-body.ts';
 import { pictureOrigin } from '../origin.ts';
 import { positionOf, type RouteDeps } from './context.ts';
@@ -15,12 +15,6 @@ import type { RouteTable } from '../routing.ts';
 
 /** Largest write body: a record with long lists is a few KB; this leaves room without inviting abuse. */
 const WRITE_BODY_BYTES = 64 * 1024;
-
-/** Only MAINTAINER and ADMIN accounts write (`curatorOf`, which the writer asks again): refused before the body is read. */
-const curatorsOnly: Middleware<AuthState> = (ctx, next) => {
-  curatorOf(ctx.state.account, `${ctx.method} ${ctx.path}`);
-  return next();
-};
 
 const body = (types: readonly string[]) => jsonBody({ maxBytes: WRITE_BODY_BYTES, types });
 const created = body(['application/json']);
@@ -36,7 +30,8 @@ function answer(ctx: Context, status: 200 | 201, entry: CachedResponse, location
 }
 
 /**
- * The catalog write routes of HawAPI, for MAINTAINER and ADMIN accounts: POST, PATCH and
+ * The catalog write routes of HawAPI, for MAINTAINER and ADMIN accounts (in classroom mode
+ * every account, each in its own sandbox): POST, PATCH and
  * DELETE of records, translations, socials and the overview. Each writes through `writer`
  * (the writes GraphQL's mutations make too) and answers what a GET would now answer.
  *
@@ -50,6 +45,11 @@ export function writeRoutes(router: RouteTable, deps: RouteDeps, writer: Catalog
     ifMatch: ctx.get('If-Match'),
     origin: pictureOrigin(ctx, deps.publicUrl, deps.served.current.catalog),
   });
+  // Refused before the body is read (the writer asks again for every write).
+  const writersOnly: Middleware<AuthState> = (ctx, next) => {
+    writer.admit(ctx.state.account, `${ctx.method} ${ctx.path}`, call(ctx).origin);
+    return next();
+  };
   const uuidOf = (ctx: Context, name: FamilyName) => {
     const store = deps.served.current.catalog.store(name);
     return store.records[positionOf(ctx, store)]!.uuid;
@@ -68,15 +68,15 @@ export function writeRoutes(router: RouteTable, deps: RouteDeps, writer: Catalog
     const target = (ctx: Context) =>
       name === 'overview' ? deps.served.current.catalog.overview.uuid : uuidOf(ctx, name);
 
-    router.post(base, curatorsOnly, created, async (ctx) => {
+    router.post(base, writersOnly, created, async (ctx) => {
       const outcome = await writer.createRecord(call(ctx), name, ctx.request.body);
       answer(ctx, 201, recordAnswer(ctx, name, outcome), hrefOf(name, outcome.uuid));
     });
-    router.patch(item, curatorsOnly, merged, async (ctx) => {
+    router.patch(item, writersOnly, merged, async (ctx) => {
       const outcome = await writer.patchRecord(call(ctx), name, target(ctx), ctx.request.body);
       answer(ctx, 200, recordAnswer(ctx, name, outcome));
     });
-    router.delete(item, curatorsOnly, async (ctx) => {
+    router.delete(item, writersOnly, async (ctx) => {
       await writer.deleteRecord(call(ctx), name, target(ctx));
       ctx.status = 204;
     });
@@ -84,7 +84,7 @@ export function writeRoutes(router: RouteTable, deps: RouteDeps, writer: Catalog
 
     const translationAnswer = (outcome: WriteOutcome) =>
       translationEntry(deps, name, deps.served.current.catalog.store(name).position(outcome.uuid)!, outcome.language!);
-    router.post(`${item}/translations`, curatorsOnly, created, async (ctx) => {
+    router.post(`${item}/translations`, writersOnly, created, async (ctx) => {
       const uuid = target(ctx);
       const outcome = await writer.createTranslation(call(ctx), name, uuid, ctx.request.body);
       answer(
@@ -94,12 +94,12 @@ export function writeRoutes(router: RouteTable, deps: RouteDeps, writer: Catalog
         `${name === 'overview' ? base : `${base}/${uuid}`}/translations/${outcome.language}`,
       );
     });
-    router.patch(`${item}/translations/:language`, curatorsOnly, merged, async (ctx) => {
+    router.patch(`${item}/translations/:language`, writersOnly, merged, async (ctx) => {
       const language = String(ctx.params.language);
       const outcome = await writer.patchTranslation(call(ctx), name, target(ctx), language, ctx.request.body);
       answer(ctx, 200, translationAnswer(outcome));
     });
-    router.delete(`${item}/translations/:language`, curatorsOnly, async (ctx) => {
+    router.delete(`${item}/translations/:language`, writersOnly, async (ctx) => {
       await writer.deleteTranslation(call(ctx), name, target(ctx), String(ctx.params.language));
       ctx.status = 204;
     });
@@ -107,7 +107,7 @@ export function writeRoutes(router: RouteTable, deps: RouteDeps, writer: Catalog
 
   // An actor's socials: POST a new one, PATCH or DELETE one by its network's name.
   const socials = `${familyPath('actors')}/:uuid/socials`;
-  router.post(socials, curatorsOnly, created, async (ctx) => {
+  router.post(socials, writersOnly, created, async (ctx) => {
     const uuid = uuidOf(ctx, 'actors');
     const outcome = await writer.createSocial(call(ctx), uuid, ctx.request.body);
     answer(
@@ -117,12 +117,12 @@ export function writeRoutes(router: RouteTable, deps: RouteDeps, writer: Catalog
       `${hrefOf('actors', uuid)}/socials/${encodeURIComponent(outcome.social)}`,
     );
   });
-  router.patch(`${socials}/:social`, curatorsOnly, merged, async (ctx) => {
+  router.patch(`${socials}/:social`, writersOnly, merged, async (ctx) => {
     const uuid = uuidOf(ctx, 'actors');
     const outcome = await writer.patchSocial(call(ctx), uuid, String(ctx.params.social), ctx.request.body);
     answer(ctx, 200, writer.socialEntry(uuid, outcome.social)!);
   });
-  router.delete(`${socials}/:social`, curatorsOnly, async (ctx) => {
+  router.delete(`${socials}/:social`, writersOnly, async (ctx) => {
     await writer.deleteSocial(call(ctx), uuidOf(ctx, 'actors'), String(ctx.params.social));
     ctx.status = 204;
   });

@@ -1,0 +1,65 @@
+import type { Context, Middleware } from 'koa';
+import type { Caller } from '../../accounts/account.ts';
+import { HttpError } from '../../lib/http-error.ts';
+import type { CatalogWriter } from '../catalog-writer.ts';
+import type { Sandboxes } from '../../served/sandboxes.ts';
+import type { ServedCatalog } from '../../served/served-catalog.ts';
+import type { AuthState } from '../bearer.ts';
+import type { RouteTable } from '../routing.ts';
+import type { SentState } from '../send.ts';
+
+/**
+ * Admission stage of classroom mode: the requests of an account with a sandbox run `within`
+ * its view, so every read (and the write routes' lookups) sees the catalog with its changes.
+ * Such an answer is that account's alone: `private`, so no shared cache keeps it, and the fast
+ * path, which replays only the shared cache's answers, never learns it.
+ *
+ * @example
+ * new RouteTable([..., ['bearerAuth', bearerAuth(accounts)], ['sandbox', sandboxView(served, writer)]]);
+ */
+export function sandboxView(served: ServedCatalog, writer: CatalogWriter): Middleware<AuthState> {
+  const sandboxes = writer.sandboxes!;
+  return async (ctx, next) => {
+    const caller = ctx.state.account;
+    if (!caller || !writer.sandboxed(caller)) return next();
+    await served.within(() => sandboxes.viewOf(caller.uuid), next);
+    if ((ctx.state as SentState).sent && sandboxes.holds(caller.uuid)) ctx.set('Cache-Control', 'private, no-cache');
+  };
+}
+
+/** The signed-in caller, or the 401 of a sandbox request without a token. */
+function callerOf(ctx: Context): Caller {
+  const caller = (ctx.state as AuthState).account;
+  if (!caller)
+    throw new HttpError(401, `${ctx.method} ${ctx.path} needs a token (Authorization: Bearer <token>)`, {
+      'WWW-Authenticate': 'Bearer',
+    });
+  return caller;
+}
+
+/**
+ * `GET /api/v1/sandbox` (the caller's changes, as `npm run catalog -- changes` lists them),
+ * `DELETE /api/v1/sandbox` (resets it) and `DELETE /api/v1/sandboxes` (an ADMIN resets every one).
+ *
+ * @example
+ * sandboxRoutes(routes, sandboxes, 200);
+ */
+export function sandboxRoutes(router: RouteTable, sandboxes: Sandboxes, limit: number): void {
+  router.get('/api/v1/sandbox', (ctx) => {
+    const caller = callerOf(ctx);
+    const { writes, lines } = sandboxes.changes(caller.uuid);
+    ctx.set({ 'Content-Type': 'application/json', 'Cache-Control': 'no-store' });
+    ctx.body = JSON.stringify({ username: caller.username, writes, limit, changes: lines });
+  });
+  router.delete('/api/v1/sandbox', async (ctx) => {
+    await sandboxes.reset(callerOf(ctx).uuid);
+    ctx.status = 204;
+  });
+  router.delete('/api/v1/sandboxes', async (ctx) => {
+    const caller = callerOf(ctx);
+    if (caller.role !== 'ADMIN')
+      throw new HttpError(403, `Account '${caller.username}' is ${caller.role}: only an ADMIN resets every sandbox`);
+    await sandboxes.reset();
+    ctx.status = 204;
+  });
+}
