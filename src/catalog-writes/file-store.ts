@@ -3,7 +3,7 @@ import { appendWhole } from '../lib/append-file.ts';
 import { writeWholeFile } from '../lib/whole-file.ts';
 import { fileVersion, underLock, versionOf } from '../lib/file-lock.ts';
 import { logLine, logText, readOverlay, type OverlayContent } from './write-log.ts';
-import { OverlayNotSaved, type OverlayStore, type OverlayWrite } from './store.ts';
+import { OverlayNotSaved, type OverlayStore, type OverlayWrite, type SandboxStore } from './store.ts';
 import { prepareStoreFile } from '../lib/private-file.ts';
 import { StoreFileError } from '../lib/synced-json-file.ts';
 import { WriteQueue } from '../lib/write-queue.ts';
@@ -24,7 +24,7 @@ const lastOf = ({ writes, exported }: OverlayContent) => writes.at(-1)?.seq ?? e
  * @example
  * const overlay = await LogFileOverlayStore.open('var/catalog-overlay.json', log.warn);
  */
-export class LogFileOverlayStore implements OverlayStore {
+export class LogFileOverlayStore implements OverlayStore, SandboxStore {
   readonly #queue = new WriteQueue();
   #content: OverlayContent = { writes: [], exported: 0 };
   /** Whether the file on disk is a log ending in a complete line, ready for an append. */
@@ -85,6 +85,11 @@ export class LogFileOverlayStore implements OverlayStore {
         exported: lastOf(this.#content),
       }),
     );
+  }
+
+  /** The file's version (inode, size, times): an append or a rewrite by any process changes it. */
+  mark(): Promise<string> {
+    return fileVersion(this.file);
   }
 
   onChange(): void {}
