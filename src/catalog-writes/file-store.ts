@@ -9,7 +9,7 @@ import { StoreFileError } from '../lib/synced-json-file.ts';
 import { WriteQueue } from '../lib/write-queue.ts';
 
 /** The number of the last write the overlay ever took. */
-const lastOf = ({ writes, exported }: OverlayContent) => writes.at(-1)?.seq ?? exported;
+const lastOf = ({ writes, exported, last = 0 }: OverlayContent) => Math.max(writes.at(-1)?.seq ?? 0, exported, last);
 
 /**
  * The catalog overlay in one file beside the accounts file, for one instance: a log, one JSON
@@ -69,20 +69,25 @@ export class LogFileOverlayStore implements OverlayStore, SandboxStore {
   fold(through: number): Promise<void> {
     return this.#onDisk(() => {
       const { writes, exported } = this.#content;
-      return this.#rewrite({ writes: writes.filter((w) => w.seq > through), exported: Math.max(through, exported) });
+      return this.#rewrite({
+        ...this.#content,
+        writes: writes.filter((w) => w.seq > through),
+        exported: Math.max(through, exported),
+      });
     });
   }
 
   /**
    * Forgets every write `leave` accepts (a sandbox reset), rewriting the file whole. The
-   * numbering goes on from the last write taken, as after an export: a writer that appends
-   * after that number is not behind.
+   * numbering goes on from the last write taken, dropped or not (the header's `last` says it
+   * when no kept write does): a writer that appends after that number is not behind.
    */
   drop(leave: (write: OverlayWrite) => boolean): Promise<void> {
     return this.#onDisk(() =>
       this.#rewrite({
         writes: this.#content.writes.filter((write) => !leave(write)),
-        exported: lastOf(this.#content),
+        exported: this.#content.exported,
+        last: lastOf(this.#content),
       }),
     );
   }
@@ -135,7 +140,8 @@ export class LogFileOverlayStore implements OverlayStore, SandboxStore {
           `${this.file}: line ${read.torn.line} (${read.torn.bytes} bytes) is an append that never completed, so never acknowledged: left out; the next write rewrites the file without it`,
         );
       }
-      this.#content = { writes: read.writes, exported: read.exported };
+      const { writes, exported, last } = read;
+      this.#content = { writes, exported, ...(last ? { last } : {}) };
       this.#appendable = read.format === 'log' && !read.torn;
       this.#size = read.cleanBytes;
     }

@@ -7,6 +7,11 @@ export interface OverlayContent {
   writes: OverlayWrite[];
   /** The last write `catalog export` folded into data/ (0: none): numbering goes on after it. */
   exported: number;
+  /**
+   * The number of the last write ever taken, when a drop (a sandbox reset) forgot it and writes
+   * before it are kept: numbering goes on after it, never giving a number twice.
+   */
+  last?: number;
 }
 
 /** What a file held, and whether a write may be appended to it as it is. */
@@ -55,9 +60,13 @@ const writeSchema = {
 } as const;
 
 const validateWrite = compileValidator<OverlayWrite>(writeSchema);
-const validateHeader = compileValidator<{ format: string; exported: number }>({
+const validateHeader = compileValidator<{ format: string; exported: number; last?: number }>({
   type: 'object',
-  properties: { format: { const: LOG_FORMAT }, exported: { type: 'integer', minimum: 0 } },
+  properties: {
+    format: { const: LOG_FORMAT },
+    exported: { type: 'integer', minimum: 0 },
+    last: { type: 'integer', minimum: 1 },
+  },
   required: ['format', 'exported'],
 });
 const validateWhole = compileValidator<{ writes: OverlayWrite[]; exported?: number }>({
@@ -77,13 +86,18 @@ export function logLine(write: OverlayWrite): string {
 }
 
 /**
- * The whole log of `content`: its header line, then one line a write.
+ * The whole log of `content`: its header line (with `last` only when no kept write or export
+ * says that number already), then one line a write.
  *
  * @example
  * logText({ writes: [], exported: 6 }); // '{"format":"catalog-overlay, one write a line","exported":6}\n'
  */
-export function logText({ writes, exported }: OverlayContent): string {
-  return `${JSON.stringify({ format: LOG_FORMAT, exported })}\n${writes.map(logLine).join('')}`;
+export function logText({ writes, exported, last = 0 }: OverlayContent): string {
+  const header =
+    last > Math.max(exported, writes.at(-1)?.seq ?? 0)
+      ? { format: LOG_FORMAT, exported, last }
+      : { format: LOG_FORMAT, exported };
+  return `${JSON.stringify(header)}\n${writes.map(logLine).join('')}`;
 }
 
 function isLogHeader(line: string): boolean {
@@ -112,6 +126,7 @@ function readLog(text: string): ReadOverlay | string {
   const header = JSON.parse(lines[0]!) as unknown;
   if (!validateHeader(header))
     return `line 1 is not the overlay's header (${firstError(validateHeader)}); move the file away to start with no changes`;
+  const numbered = { exported: header.exported, ...(header.last ? { last: header.last } : {}) };
   const writes: OverlayWrite[] = [];
   let cleanBytes = Buffer.byteLength(lines[0]!) + 1;
   let last = header.exported;
@@ -125,7 +140,7 @@ function readLog(text: string): ReadOverlay | string {
       if (index === lines.length - 1 && tail === '')
         return {
           writes,
-          exported: header.exported,
+          ...numbered,
           format: 'log',
           cleanBytes,
           torn: { line: index + 1, bytes: Buffer.byteLength(line) + 1 },
@@ -141,7 +156,7 @@ function readLog(text: string): ReadOverlay | string {
     cleanBytes += Buffer.byteLength(line) + 1;
   }
   const torn = tail === '' ? undefined : { line: lines.length + 1, bytes: Buffer.byteLength(tail) };
-  return { writes, exported: header.exported, format: 'log', cleanBytes, ...(torn ? { torn } : {}) };
+  return { writes, ...numbered, format: 'log', cleanBytes, ...(torn ? { torn } : {}) };
 }
 
 /**
