@@ -156,7 +156,8 @@ export class RedisOverlayStore implements OverlayStore, SandboxStore {
     try {
       return await command();
     } catch (error) {
-      throw new HttpError(503, `cannot read the ${this.log.name} from Redis: ${(error as Error).message}`, {
+      const reason = `the ${this.log.name}: ${(error as Error).message}`;
+      throw new HttpError(503, `Redis could not be read (${reason}); nothing was changed, retry in 30 s`, {
         'Retry-After': '30',
       });
     }

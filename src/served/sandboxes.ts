@@ -101,12 +101,14 @@ export class Sandboxes {
   }
 
   /**
-   * Stages `request` on the caller's catalog, passes the gate, keeps it in the store, then
-   * serves it to the caller. When another instance wrote meanwhile, reads the store again and
-   * stages it anew on what the caller's sandbox holds now.
+   * Stages `request` on the caller's catalog as the store holds it now, passes the gate, keeps
+   * it in the store, then serves it to the caller. When another instance wrote meanwhile, reads
+   * the store again and stages it anew.
    */
   write<T extends WriteOutcome>(request: WriteRequest<T>): Promise<T> {
     return this.#queue.run(async () => {
+      // What the caller wrote through another instance, acknowledged before this request, is staged on.
+      await this.#refresh();
       for (let tries = 1; ; tries++) {
         const outcome = await this.#tryWrite(request);
         if (outcome) return outcome;
