@@ -101,14 +101,12 @@ export class Sandboxes {
   }
 
   /**
-   * Stages `request` on the caller's catalog as the store holds it now, passes the gate, keeps
-   * it in the store, then serves it to the caller. When another instance wrote meanwhile, reads
-   * the store again and stages it anew.
+   * Stages `request` on the caller's catalog, passes the gate, keeps it in the store, then
+   * serves it to the caller. When another instance wrote meanwhile, reads the store again and
+   * stages it anew on what the caller's sandbox holds now.
    */
   write<T extends WriteOutcome>(request: WriteRequest<T>): Promise<T> {
     return this.#queue.run(async () => {
-      // What the caller wrote through another instance, acknowledged before this request, is staged on.
-      await this.#refresh();
       for (let tries = 1; ; tries++) {
         const outcome = await this.#tryWrite(request);
         if (outcome) return outcome;
@@ -144,6 +142,15 @@ export class Sandboxes {
       await this.#refresh();
       return this.#drop(account === undefined ? this.#index.all().map((s) => s.account.uuid) : [account]);
     });
+  }
+
+  /**
+   * Reads the store again if another process changed it since it was last read: one cheap read
+   * of its mark otherwise. A write request calls it first, so that what the caller wrote
+   * through another instance, acknowledged before this request, is what it is checked against.
+   */
+  refresh(): Promise<void> {
+    return this.#queue.run(() => this.#refresh());
   }
 
   /** Reads the store again if another process changed it (a write or a reset elsewhere), and drops idle sandboxes. */
