@@ -4,11 +4,11 @@
 //
 // package.json runs it as `exec node … scripts/classroom.ts`, as `npm start` and `npm run dev`
 // run theirs (see scripts/dev.ts): the server runs in this process, which npm's signals reach.
-// `npm run classroom -- reset` empties every sandbox (the sandboxes file, under its lock); a
-// running server notices within a second.
-import { LogFileOverlayStore } from '../src/catalog-writes/file-store.ts';
+// `npm run classroom -- reset` empties every sandbox (the sandboxes file, under its lock, or with
+// ACCOUNTS_STORE=redis the accounts' Redis, in one step); running servers notice within a second.
 import { readConfig } from '../src/config/env.ts';
-import { sandboxFile } from '../src/parts.ts';
+import { createLogger } from '../src/config/logger.ts';
+import { openSandboxesStore, sandboxPlace } from '../src/parts.ts';
 
 const USAGE =
   "usage: npm run classroom            (starts the server in classroom mode; see docs/classroom.md)\n       npm run classroom -- reset   (resets every student's sandbox)";
@@ -24,11 +24,18 @@ if (command === 'reset') {
     console.error(settings.error);
     process.exit(1);
   }
-  const file = sandboxFile(settings.config);
-  const store = await LogFileOverlayStore.open(file, console.warn);
-  const writes = (await store.since(0)).length;
-  await store.drop(() => true);
-  console.log(`every sandbox reset: ${writes} write(s) dropped from ${file}`);
+  const log = createLogger({ level: 'warn', format: 'text' });
+  try {
+    const store = await openSandboxesStore(settings.config, log);
+    // By number: a store may read its writes again before it drops them (Redis, when one was appended meanwhile).
+    const dropped = new Set<number>();
+    await store.drop((write) => dropped.add(write.seq).has(write.seq));
+    store.close();
+    console.log(`every sandbox reset: ${dropped.size} write(s) dropped from ${sandboxPlace(settings.config)}`);
+  } catch (error) {
+    console.error((error as Error).message);
+    process.exit(1);
+  }
   process.exit(0);
 }
 process.env.CLASSROOM = 'on';

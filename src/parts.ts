@@ -1,13 +1,13 @@
 import { dirname, join } from 'node:path';
 import type { AccountOptions } from './accounts/open.ts';
-import { openOverlay } from './catalog-writes/open.ts';
+import { openOverlay, openSandboxStore } from './catalog-writes/open.ts';
+import type { SandboxStore } from './catalog-writes/store.ts';
 import type { AccountService } from './accounts/service.ts';
 import type { Config } from './config/env.ts';
 import type { Logger } from './config/logger.ts';
 import type { GraphQLLimits } from './graphql/limits.ts';
 import { Curator } from './served/curator.ts';
 import { Sandboxes } from './served/sandboxes.ts';
-import { LogFileOverlayStore } from './catalog-writes/file-store.ts';
 import type { ServedCatalog } from './served/served-catalog.ts';
 import { RateLimits, type RateLimitOptions } from './limits/rate-limits.ts';
 import { TIERS, type Tier } from './limits/tiers.ts';
@@ -113,31 +113,41 @@ export async function openCurator(config: Config, served: ServedCatalog, log: Lo
   return curator;
 }
 
-/** Where the classroom sandboxes are kept: beside the accounts file. */
+/** The file keeping the classroom sandboxes (without `ACCOUNTS_STORE=redis`): beside the accounts file. */
 export function sandboxFile(config: Config): string {
   return config.SANDBOX_FILE ?? join(dirname(config.ACCOUNTS_FILE), 'sandboxes.json');
 }
 
+/** Where the classroom sandboxes are kept, in words: `sandboxFile`, or the accounts' Redis. */
+export function sandboxPlace(config: Config): string {
+  return config.ACCOUNTS_STORE === 'redis' ? `the accounts' Redis` : sandboxFile(config);
+}
+
 /**
- * Classroom mode's sandboxes, kept in `sandboxFile` (also with `ACCOUNTS_STORE=redis`: Redis
- * does not keep them yet), or none outside classroom mode or without catalog writes.
+ * The classroom sandboxes' store beside the accounts: `sandboxFile`, or with
+ * `ACCOUNTS_STORE=redis` the accounts' Redis, which every instance shares. Rejects with a
+ * message naming what cannot be used.
  */
+export function openSandboxesStore(config: Config, log: Logger): Promise<SandboxStore> {
+  return openSandboxStore(accountOptions(config).store, sandboxFile(config), log).catch((error: Error) => {
+    throw new Error(`cannot open the sandboxes: ${error.message}`);
+  });
+}
+
+/** Classroom mode's sandboxes, or none outside classroom mode or without catalog writes. */
 export async function openSandboxes(
   config: Config,
   served: ServedCatalog,
   log: Logger,
 ): Promise<Sandboxes | undefined> {
   if (!config.CLASSROOM || !config.CATALOG_WRITES || !served.ready) return undefined;
-  const file = sandboxFile(config);
-  const store = await LogFileOverlayStore.open(file, log.warn).catch((error: Error) => {
-    throw new Error(`cannot open the sandboxes: ${error.message}`);
-  });
+  const store = await openSandboxesStore(config, log);
   const bounds = {
     writes: config.SANDBOX_WRITES,
     bytes: config.SANDBOX_MB * 2 ** 20,
     idleMs: config.SANDBOX_TTL * 1000,
   };
-  log.info(`sandboxes: every account below MAINTAINER writes to its own, kept in ${file}`);
+  log.info(`sandboxes: every account below MAINTAINER writes to its own, kept in ${sandboxPlace(config)}`);
   return Sandboxes.open(served, store, bounds, log);
 }
 

@@ -13,8 +13,8 @@ import { listeningUrl, ROOT, startServer } from './helpers/spawn.ts';
 // the same schemas at boot. Both must refuse exactly the same things with the same words.
 await promisify(execFile)(process.execPath, ['scripts/build.mjs', '--if-stale'], { cwd: ROOT });
 
-/** The compiled server's refusal of a data directory: what it prints, the banner line aside. */
-async function refusalOf(script: string, dir: string, defaultLanguage = 'en-US'): Promise<string> {
+/** The refusal of a data directory by the compiled server (or `script`, a source entry): what it prints, the banner line aside. */
+async function refusalOf(script: string | undefined, dir: string, defaultLanguage = 'en-US'): Promise<string> {
   const env = {
     ...TEST_ENV,
     LOG_LEVEL: 'warn',
@@ -36,7 +36,7 @@ test('every broken catalog of the fixtures is refused by the compiled server wit
   for (const name of names) {
     const { dir, options } = await problemFixture(name);
     const [built, sources] = await Promise.all([
-      refusalOf('dist/main.js', dir, options.defaultLanguage),
+      refusalOf(undefined, dir, options.defaultLanguage),
       refusalOf('src/main.ts', dir, options.defaultLanguage),
     ]);
     assert.is(built, sources, name);
@@ -73,10 +73,11 @@ const BODIES: unknown[] = [
 
 test('registration bodies are judged alike by the compiled server and the sources', async () => {
   const sources = await startApp();
-  const compiled = startServer(
-    { ...TEST_ENV, ACCOUNTS_FILE: join(await tempDir(), 'accounts.json'), LOG_LEVEL: 'info' },
-    'dist/main.js',
-  );
+  const compiled = startServer({
+    ...TEST_ENV,
+    ACCOUNTS_FILE: join(await tempDir(), 'accounts.json'),
+    LOG_LEVEL: 'info',
+  });
   try {
     const url = await listeningUrl(compiled);
     for (const body of BODIES) {

@@ -157,4 +157,21 @@ test('fold (export) rewrites the file with the later writes only; numbering goes
   assert.equal(await (await reopen(file)).store.end(), 5);
 });
 
+test('a drop forgets the writes it is given; numbering goes on after the last write taken, even a dropped one before which writes are kept', async () => {
+  const { file, store } = await storeWith(3);
+  await store.drop((write) => write.seq >= 2);
+  assert.equal(await store.end(), 3);
+  assert.equal(
+    (await store.since(0)).map((w) => w.seq),
+    [1],
+  );
+  const { store: reopened } = await reopen(file);
+  assert.equal(await reopened.end(), 3, 'the file says it, for another process');
+  assert.equal(await reopened.append(writeOf(4), 3), { seq: 4 });
+  assert.equal(await store.append(writeOf(5), 3), { behind: [{ ...writeOf(4), seq: 4 }] });
+  await store.drop(() => true);
+  assert.equal(await readOverlayFile(file), { writes: [], exported: 0 });
+  assert.equal(await (await reopen(file)).store.end(), 4);
+});
+
 test.run();

@@ -3,14 +3,13 @@ import { appendWhole } from '../lib/append-file.ts';
 import { writeWholeFile } from '../lib/whole-file.ts';
 import { fileVersion, underLock, versionOf } from '../lib/file-lock.ts';
 import { logLine, logText, readOverlay, type OverlayContent } from './write-log.ts';
-import { OverlayNotSaved, type OverlayStore, type OverlayWrite } from './store.ts';
+import { OverlayNotSaved, type OverlayStore, type OverlayWrite, type SandboxStore } from './store.ts';
 import { prepareStoreFile } from '../lib/private-file.ts';
 import { StoreFileError } from '../lib/synced-json-file.ts';
 import { WriteQueue } from '../lib/write-queue.ts';
 
-/** The number of the last write the overlay ever took, an exported or dropped one's too. */
-const lastOf = ({ writes, exported, dropped = 0 }: OverlayContent) =>
-  Math.max(writes.at(-1)?.seq ?? 0, exported, dropped);
+/** The number of the last write the overlay ever took. */
+const lastOf = ({ writes, exported, last = 0 }: OverlayContent) => Math.max(writes.at(-1)?.seq ?? 0, exported, last);
 
 /**
  * The catalog overlay in one file beside the accounts file, for one instance: a log, one JSON
@@ -25,7 +24,7 @@ const lastOf = ({ writes, exported, dropped = 0 }: OverlayContent) =>
  * @example
  * const overlay = await LogFileOverlayStore.open('var/catalog-overlay.json', log.warn);
  */
-export class LogFileOverlayStore implements OverlayStore {
+export class LogFileOverlayStore implements OverlayStore, SandboxStore {
   readonly #queue = new WriteQueue();
   #content: OverlayContent = { writes: [], exported: 0 };
   /** Whether the file on disk is a log ending in a complete line, ready for an append. */
@@ -79,18 +78,23 @@ export class LogFileOverlayStore implements OverlayStore {
   }
 
   /**
-   * Forgets every write `leave` accepts (a sandbox reset), rewriting the file whole. Numbering
-   * goes on from the last write taken (`dropped`): no number is given twice, and a writer that
-   * appends after it is not behind.
+   * Forgets every write `leave` accepts (a sandbox reset), rewriting the file whole. The
+   * numbering goes on from the last write taken, dropped or not (the header's `last` says it
+   * when no kept write does): a writer that appends after that number is not behind.
    */
   drop(leave: (write: OverlayWrite) => boolean): Promise<void> {
     return this.#onDisk(() =>
       this.#rewrite({
-        ...this.#content,
         writes: this.#content.writes.filter((write) => !leave(write)),
-        dropped: lastOf(this.#content),
+        exported: this.#content.exported,
+        last: lastOf(this.#content),
       }),
     );
+  }
+
+  /** The file's version (inode, size, times): an append or a rewrite by any process changes it. */
+  mark(): Promise<string> {
+    return fileVersion(this.file);
   }
 
   onChange(): void {}
@@ -136,11 +140,8 @@ export class LogFileOverlayStore implements OverlayStore {
           `${this.file}: line ${read.torn.line} (${read.torn.bytes} bytes) is an append that never completed, so never acknowledged: left out; the next write rewrites the file without it`,
         );
       }
-      this.#content = {
-        writes: read.writes,
-        exported: read.exported,
-        ...(read.dropped ? { dropped: read.dropped } : {}),
-      };
+      const { writes, exported, last } = read;
+      this.#content = { writes, exported, ...(last ? { last } : {}) };
       this.#appendable = read.format === 'log' && !read.torn;
       this.#size = read.cleanBytes;
     }

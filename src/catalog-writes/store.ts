@@ -52,9 +52,16 @@ export class OverlayNotSaved extends HttpError {
 
 /**
  * Where the classroom sandboxes' writes are kept, every account's in one numbered log (each
- * write names its account): the overlay's format and guarantees, and `drop` for a reset.
+ * write names its account): the overlay's format and guarantees, `drop` for a reset, and a
+ * `mark` to notice cheaply what other processes changed.
  */
-export interface SandboxStore extends Pick<OverlayStore, 'since' | 'end' | 'append' | 'close'> {
-  /** Forgets the writes `leave` accepts; resolves once that is durable. */
+export interface SandboxStore extends Pick<OverlayStore, 'since' | 'end' | 'append' | 'onChange' | 'close'> {
+  /**
+   * Forgets the writes `leave` accepts, in one step (no append or drop by another process
+   * comes between reading them and forgetting them); resolves once that is durable. The
+   * numbering goes on after the last write ever taken: a number is never given twice.
+   */
   drop(leave: (write: OverlayWrite) => boolean): Promise<void>;
+  /** A token that differs once the writes changed (an append or a drop, by any process), cheap to read every second. */
+  mark(): Promise<string>;
 }

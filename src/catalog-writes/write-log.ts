@@ -7,8 +7,11 @@ export interface OverlayContent {
   writes: OverlayWrite[];
   /** The last write `catalog export` folded into data/ (0: none): numbering goes on after it. */
   exported: number;
-  /** The last number a dropped write had (a sandbox reset): numbering goes on after it too. */
-  dropped?: number;
+  /**
+   * The number of the last write ever taken, when a drop (a sandbox reset) forgot it and writes
+   * before it are kept: numbering goes on after it, never giving a number twice.
+   */
+  last?: number;
 }
 
 /** What a file held, and whether a write may be appended to it as it is. */
@@ -57,12 +60,12 @@ const writeSchema = {
 } as const;
 
 const validateWrite = compileValidator<OverlayWrite>(writeSchema);
-const validateHeader = compileValidator<{ format: string; exported: number; dropped?: number }>({
+const validateHeader = compileValidator<{ format: string; exported: number; last?: number }>({
   type: 'object',
   properties: {
     format: { const: LOG_FORMAT },
     exported: { type: 'integer', minimum: 0 },
-    dropped: { type: 'integer', minimum: 1 },
+    last: { type: 'integer', minimum: 1 },
   },
   required: ['format', 'exported'],
 });
@@ -83,13 +86,18 @@ export function logLine(write: OverlayWrite): string {
 }
 
 /**
- * The whole log of `content`: its header line, then one line a write.
+ * The whole log of `content`: its header line (with `last` only when no kept write or export
+ * says that number already), then one line a write.
  *
  * @example
  * logText({ writes: [], exported: 6 }); // '{"format":"catalog-overlay, one write a line","exported":6}\n'
  */
-export function logText({ writes, exported, dropped }: OverlayContent): string {
-  return `${JSON.stringify({ format: LOG_FORMAT, exported, ...(dropped ? { dropped } : {}) })}\n${writes.map(logLine).join('')}`;
+export function logText({ writes, exported, last = 0 }: OverlayContent): string {
+  const header =
+    last > Math.max(exported, writes.at(-1)?.seq ?? 0)
+      ? { format: LOG_FORMAT, exported, last }
+      : { format: LOG_FORMAT, exported };
+  return `${JSON.stringify(header)}\n${writes.map(logLine).join('')}`;
 }
 
 function isLogHeader(line: string): boolean {
@@ -118,7 +126,7 @@ function readLog(text: string): ReadOverlay | string {
   const header = JSON.parse(lines[0]!) as unknown;
   if (!validateHeader(header))
     return `line 1 is not the overlay's header (${firstError(validateHeader)}); move the file away to start with no changes`;
-  const numbering = { exported: header.exported, ...(header.dropped ? { dropped: header.dropped } : {}) };
+  const numbered = { exported: header.exported, ...(header.last ? { last: header.last } : {}) };
   const writes: OverlayWrite[] = [];
   let cleanBytes = Buffer.byteLength(lines[0]!) + 1;
   let last = header.exported;
@@ -132,7 +140,7 @@ function readLog(text: string): ReadOverlay | string {
       if (index === lines.length - 1 && tail === '')
         return {
           writes,
-          ...numbering,
+          ...numbered,
           format: 'log',
           cleanBytes,
           torn: { line: index + 1, bytes: Buffer.byteLength(line) + 1 },
@@ -148,7 +156,7 @@ function readLog(text: string): ReadOverlay | string {
     cleanBytes += Buffer.byteLength(line) + 1;
   }
   const torn = tail === '' ? undefined : { line: lines.length + 1, bytes: Buffer.byteLength(tail) };
-  return { writes, ...numbering, format: 'log', cleanBytes, ...(torn ? { torn } : {}) };
+  return { writes, ...numbered, format: 'log', cleanBytes, ...(torn ? { torn } : {}) };
 }
 
 /**

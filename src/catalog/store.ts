@@ -1,6 +1,7 @@
 import type { Family, FieldInfo } from './families.ts';
 import { FieldIndex, type Scalar } from './field-index.ts';
 import { pictureReferences } from './pictures/references.ts';
+import { Positions } from './positions.ts';
 import { buildOrder, type Direction, type Order } from './order.ts';
 import { universe, type Postings } from './postings.ts';
 import { SearchIndex } from './search.ts';
@@ -23,7 +24,7 @@ function valuesOf(value: unknown, field: FieldInfo): Scalar[] | undefined {
  * store.index('season', 'pt-BR').get(seasonHref); // positions, ascending
  */
 export class FamilyStore {
-  private readonly positions: ReadonlyMap<string, number>;
+  private readonly positions: Positions;
   /** Field indexes by field (and language, for translated fields), built on first use. */
   private readonly indexes = new Map<string, FieldIndex>();
   /** Search indexes by language (untranslated families have one), built on first use. */
@@ -42,16 +43,16 @@ export class FamilyStore {
     readonly languages: readonly string[],
     readonly defaultLanguage: string,
     /** Each record's position by uuid, when the caller has it already (see `patched`). */
-    positions?: ReadonlyMap<string, number>,
+    positions?: Positions,
   ) {
-    this.positions = positions ?? new Map(records.map((record, position) => [record.uuid, position]));
+    this.positions = positions ?? Positions.of(records);
   }
 
   /**
    * This store with `records` (by uuid) replaced, or added after the others, and translation
    * `rows` set (by language, then uuid; null removes one): what a write that removes no record
-   * makes. Untouched records keep their place, and what did not change (the positions when no
-   * record is added, the translations of a language with no row set) is shared rather than
+   * makes. Untouched records keep their place, and what did not change (the positions, a
+   * record added aside; the translations of a language with no row set) is shared rather than
    * built again, so a write costs about the same on a family of any size. Indexes are built
    * again as queries need them.
    *
@@ -70,15 +71,15 @@ export class FamilyStore {
         list[position] = record;
         continue;
       }
-      if (positions === this.positions) positions = new Map(this.positions);
-      (positions as Map<string, number>).set(uuid, list.length);
+      positions = positions.with(uuid, list.length);
       list.push(record);
     }
     const translations = new Map<string, readonly (Translation | undefined)[]>();
     for (const language of this.family.translation ? this.languages : []) {
       const column = this.translations.get(language) ?? [];
       const set = rows.get(language);
-      if (!set && column.length === list.length) {
+      // A column may end before the records added after it: their positions read undefined, no translation.
+      if (!set) {
         translations.set(language, column);
         continue;
       }
@@ -91,10 +92,37 @@ export class FamilyStore {
       translations.set(language, next);
     }
     const store = new FamilyStore(this.family, list, translations, this.languages, this.defaultLanguage, positions);
+    if (positions === this.positions) this.passIndexes(store, records, rows.size > 0);
     const named = [...records.values()].some((record) => pictureReferences(record).length > 0);
     // Replacing records that named pictures may leave none: only then is the family looked through again.
     if (named || this.picturesNamed === false) store.picturesNamed = named || false;
     return store;
+  }
+
+  /**
+   * Hands `next` (this store with `records` replaced in place, none added) what it would build
+   * alike: indexes, orders and searches of fields those records keep (translated ones when no
+   * translation changed), uuid ranks, the universe. A write's checks and the next reads use them.
+   */
+  private passIndexes(next: FamilyStore, records: ReadonlyMap<string, CatalogRecord>, translated: boolean): void {
+    const kept = (field: string): boolean => {
+      const info = this.family.fields.get(field);
+      if (!info) return false;
+      if (info.translated) return !translated;
+      for (const [uuid, record] of records) {
+        const before = this.records[this.positions.get(uuid)!]![field];
+        if (before !== record[field] && JSON.stringify(before) !== JSON.stringify(record[field])) return false;
+      }
+      return true;
+    };
+    const fieldOf = (key: string) => key.split(' ')[0]!;
+    for (const [key, index] of this.indexes) if (kept(fieldOf(key))) next.indexes.set(key, index);
+    for (const [key, order] of this.orders) if (kept(fieldOf(key))) next.orders.set(key, order);
+    const text = [...this.family.fields.values()].filter((info) => info.text);
+    if (text.every((info) => kept(info.name)))
+      for (const [key, search] of this.searches) next.searches.set(key, search);
+    next.uuidRanks = this.uuidRanks;
+    next.everything = this.everything;
   }
 
   /**

@@ -139,7 +139,7 @@ export const VARIABLES = {
   SANDBOX_FILE: {
     default: '',
     description:
-      'Classroom mode: file keeping the sandboxes, one JSON line a write (mode 0600); unset: `sandboxes.json` beside `ACCOUNTS_FILE`',
+      'Classroom mode: file keeping the sandboxes, one JSON line a write (mode 0600); unset: `sandboxes.json` beside `ACCOUNTS_FILE`. Not used with `ACCOUNTS_STORE=redis`: the sandboxes then live in that Redis, shared by every instance',
     parse: optionalPath,
   },
   JWT_SECRET: {

@@ -8,6 +8,7 @@ import type { WriteOutcome } from '../catalog/edit/operations.ts';
 import { replayWrites } from '../catalog/edit/replay.ts';
 import type { Catalog } from '../catalog/catalog.ts';
 import type { Logger } from '../config/logger.ts';
+import { reportingOnce } from '../lib/report-once.ts';
 import { WriteQueue } from '../lib/write-queue.ts';
 import type { ServedCatalog } from './served-catalog.ts';
 
@@ -33,8 +34,6 @@ export interface WriteRequest<T extends WriteOutcome> {
 export class Curator {
   readonly #queue = new WriteQueue();
   #seq = 0;
-  /** Whether the failure to follow other instances' writes was already reported (once until it works again). */
-  #behindReported = false;
 
   private constructor(
     private readonly served: ServedCatalog,
@@ -48,15 +47,10 @@ export class Curator {
     const curator = new Curator(served, overlay, served.shared.catalog.version, log);
     await curator.#replayAll(served.current.catalog);
     overlay.onChange(
-      () =>
-        void curator.sync().then(
-          () => (curator.#behindReported = false),
-          (error: Error) => {
-            if (!curator.#behindReported)
-              log.warn(`catalog changes from other instances not applied yet: ${error.message}`);
-            curator.#behindReported = true;
-          },
-        ),
+      reportingOnce(
+        () => curator.sync(),
+        (error) => log.warn(`catalog changes from other instances not applied yet: ${error.message}`),
+      ),
     );
     return curator;
   }

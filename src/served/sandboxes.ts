@@ -1,5 +1,4 @@
-import type { OverlayWrite, SandboxStore } from '../catalog-writes/store.ts';
-import type { Catalog } from '../catalog/catalog.ts';
+import type { SandboxStore } from '../catalog-writes/store.ts';
 import { applyChanges } from '../catalog/edit/apply.ts';
 import { historyLines } from '../catalog/edit/describe.ts';
 import { Draft } from '../catalog/edit/draft.ts';
@@ -8,8 +7,10 @@ import type { WriteOutcome } from '../catalog/edit/operations.ts';
 import { replayWrites } from '../catalog/edit/replay.ts';
 import type { Logger } from '../config/logger.ts';
 import { HttpError } from '../lib/http-error.ts';
+import { reportingOnce } from '../lib/report-once.ts';
 import { WriteQueue } from '../lib/write-queue.ts';
 import type { WriteRequest } from './curator.ts';
+import { SANDBOX_CACHE_BYTES, SandboxIndex, writeBytes } from './sandbox-index.ts';
 import { servedOf, type Served, type ServedCatalog } from './served-catalog.ts';
 
 /** The bounds of the sandboxes (`SANDBOX_WRITES`, `SANDBOX_MB`, `SANDBOX_TTL`). */
@@ -19,23 +20,13 @@ export interface SandboxBounds {
   idleMs: number;
 }
 
-/** Memory a sandbox's own response cache may take, counted in `SANDBOX_MB` from its first write. */
-export const SANDBOX_CACHE_BYTES = 256 * 1024;
-/** A write's estimated memory per byte of its rows' JSON: the rows as objects, the log entry, the stores it changes. */
-const BYTES_PER_JSON_BYTE = 4;
-/** How often the store is looked at for resets made by `npm run classroom -- reset`, and idle sandboxes dropped. */
+/**
+ * How often the store is looked at for changes made elsewhere (another instance's writes and
+ * resets, `npm run classroom -- reset`) besides its announcements, and idle sandboxes dropped.
+ */
 const SYNC_MS = 1000;
-
-interface Sandbox {
-  account: { uuid: string; username: string };
-  writes: OverlayWrite[];
-  bytes: number;
-  usedAt: number;
-  /** Its catalog, built over `base` (the shared catalog then): built again once the shared catalog changes. */
-  view?: { base: Catalog; served: Served };
-}
-
-const writeBytes = (write: Pick<OverlayWrite, 'changes'>) => JSON.stringify(write.changes).length * BYTES_PER_JSON_BYTE;
+/** How many times a write is staged again when other instances keep writing between its staging and its append. */
+const WRITE_TRIES = 5;
 
 /**
  * The classroom sandboxes: each account below MAINTAINER writes to its own, a list of writes
@@ -43,7 +34,8 @@ const writeBytes = (write: Pick<OverlayWrite, 'changes'>) => JSON.stringify(writ
  * the account's catalog and passes the curator's gate, is kept in the store, then served to
  * that account alone (`viewOf`), with a response cache of its own. When the shared catalog
  * changes, each sandbox is replayed over it at its next use; a write that no longer applies is
- * left out and listed by `changes`.
+ * left out and listed by `changes`. Instances sharing the store (Redis) follow one another's
+ * writes and resets as the store announces them, and every second in any case.
  *
  * @example
  * const sandboxes = await Sandboxes.open(served, store, { writes: 200, bytes: 64 * 2 ** 20, idleMs: 86_400_000 }, log);
@@ -52,11 +44,13 @@ const writeBytes = (write: Pick<OverlayWrite, 'changes'>) => JSON.stringify(writ
  */
 export class Sandboxes {
   readonly #queue = new WriteQueue();
-  readonly #byAccount = new Map<string, Sandbox>();
-  #bytes = 0;
+  readonly #index = new SandboxIndex();
+  /** The number of the last write this instance knows the store took: its next append comes after it. */
   #seq = 0;
-  /** The store's writes as last read: their count and last number, to notice a reset made elsewhere. */
-  #seen = '';
+  /** The store's mark when its writes were last read: they are read again once it differs. */
+  #mark = '';
+  /** A sync queued and not started yet, which the next call joins. */
+  #syncing?: Promise<void>;
   #timer?: NodeJS.Timeout;
 
   private constructor(
@@ -76,22 +70,24 @@ export class Sandboxes {
   ): Promise<Sandboxes> {
     const sandboxes = new Sandboxes(served, store, bounds, log, now);
     await sandboxes.#load();
-    sandboxes.#timer = setInterval(
-      () => void sandboxes.sync().catch((error: Error) => log.warn(error.message)),
-      SYNC_MS,
+    const follow = reportingOnce(
+      () => sandboxes.sync(),
+      (error) => log.warn(`sandbox changes made elsewhere not applied yet: ${error.message}`),
     );
+    store.onChange(follow);
+    sandboxes.#timer = setInterval(follow, SYNC_MS);
     sandboxes.#timer.unref();
     return sandboxes;
   }
 
   /** Whether `account` has writes of its own: its reads are then answered from its sandbox. */
   holds(account: string): boolean {
-    return this.#byAccount.has(account);
+    return this.#index.get(account) !== undefined;
   }
 
   /** The catalog `account` reads: its sandbox's, or undefined for the shared one. */
   viewOf(account: string): Served | undefined {
-    const sandbox = this.#byAccount.get(account);
+    const sandbox = this.#index.get(account);
     if (!sandbox) return undefined;
     sandbox.usedAt = this.now();
     const base = this.served.shared.catalog;
@@ -106,43 +102,35 @@ export class Sandboxes {
     return sandbox.view.served;
   }
 
-  /** Stages `request` on the caller's catalog, passes the gate, keeps it in the store, then serves it to the caller. */
+  /**
+   * Stages `request` on the caller's catalog, passes the gate, keeps it in the store, then
+   * serves it to the caller. When another instance wrote meanwhile, reads the store again and
+   * stages it anew on what the caller's sandbox holds now.
+   */
   write<T extends WriteOutcome>(request: WriteRequest<T>): Promise<T> {
     return this.#queue.run(async () => {
-      const { uuid, username } = request.caller;
-      const catalog = (this.viewOf(uuid) ?? this.served.shared).catalog;
-      const base = this.served.shared.catalog;
-      request.precondition?.(catalog);
-      const draft = new Draft(catalog);
-      const outcome = request.stage(draft);
-      passGate(draft, outcome);
-      const sandbox = this.#byAccount.get(uuid);
-      const kept = { at: new Date(this.now()).toISOString(), account: { uuid, username }, request: request.request };
-      const bytes = writeBytes(outcome) + (sandbox ? 0 : SANDBOX_CACHE_BYTES);
-      await this.#bound(username, sandbox?.writes.length ?? 0, bytes);
-      const appended = await this.store.append({ ...kept, changes: outcome.changes }, this.#seq);
-      if ('behind' in appended) {
+      for (let tries = 1; ; tries++) {
+        const outcome = await this.#tryWrite(request);
+        if (outcome) {
+          const { username, uuid } = request.caller;
+          const held = this.#index.get(uuid)?.writes.length;
+          this.log.info(`sandbox of '${username}': ${request.request} (${held} of ${this.bounds.writes} writes)`);
+          return outcome;
+        }
         await this.#load();
-        throw new HttpError(503, 'The sandboxes were changed by another process meanwhile: nothing was kept, retry', {
-          'Retry-After': '1',
-        });
+        if (tries === WRITE_TRIES)
+          throw new HttpError(
+            503,
+            'The sandboxes kept being changed by other instances meanwhile: nothing was kept, retry',
+            { 'Retry-After': '1' },
+          );
       }
-      this.#seq = appended.seq;
-      const write = { ...kept, changes: outcome.changes, seq: appended.seq };
-      const own = this.#add(write);
-      const version = `${base.version}~${write.seq}`;
-      own.view = { base, served: servedOf(applyChanges(catalog, outcome.changes, version), SANDBOX_CACHE_BYTES) };
-      this.#seen = this.#signature();
-      this.log.info(
-        `sandbox of '${username}': ${request.request} (${own.writes.length} of ${this.bounds.writes} writes)`,
-      );
-      return outcome;
     });
   }
 
   /** The caller's writes as `npm run catalog -- changes` lists them, with those that no longer apply and why (not a use: see `viewOf`). */
   changes(account: string): { writes: number; lines: string[] } {
-    const sandbox = this.#byAccount.get(account);
+    const sandbox = this.#index.get(account);
     if (!sandbox) return { writes: 0, lines: [] };
     return {
       writes: sandbox.writes.length,
@@ -150,29 +138,64 @@ export class Sandboxes {
     };
   }
 
-  /** Forgets the sandbox of `account` (every account's when undefined); resolves with how many were reset. */
+  /**
+   * Forgets the sandbox of `account` (every account's when undefined), with what other
+   * instances wrote to it until now; resolves with how many were reset.
+   */
   reset(account?: string): Promise<number> {
     return this.#queue.run(async () => {
-      const owner = account === undefined ? undefined : this.#byAccount.get(account)?.account.username;
-      const reset = await this.#drop(account === undefined ? [...this.#byAccount.keys()] : [account]);
+      await this.#refresh();
+      const owner = account === undefined ? undefined : this.#index.get(account)?.account.username;
+      const reset = await this.#drop(account === undefined ? this.#index.all().map((s) => s.account.uuid) : [account]);
       if (account === undefined) this.log.info(`every sandbox reset: ${reset} dropped`);
       else if (owner) this.log.info(`sandbox of '${owner}' reset`);
       return reset;
     });
   }
 
-  /** Reads the store again if another process changed it (a reset from the command line), and drops idle sandboxes. */
+  /**
+   * Reads the store again if another process changed it since it was last read: one cheap read
+   * of its mark otherwise. A write request calls it first, so that what the caller wrote
+   * through another instance, acknowledged before this request, is what it is checked against.
+   */
+  refresh(): Promise<void> {
+    return this.#queue.run(() => this.#refresh());
+  }
+
+  /** Reads the store again if another process changed it (a write or a reset elsewhere), and drops idle sandboxes. */
   sync(): Promise<void> {
-    return this.#queue.run(async () => {
-      const writes = await this.store.since(0);
-      if (this.#signatureOf(writes) !== this.#seen) this.#fill(writes);
+    return (this.#syncing ??= this.#queue.run(async () => {
+      this.#syncing = undefined;
+      await this.#refresh();
       await this.#dropIdle();
-    });
+    }));
   }
 
   close(): void {
     clearInterval(this.#timer);
     this.store.close();
+  }
+
+  /** One try of `write`: the outcome, or undefined when the store took writes this instance has not read. */
+  async #tryWrite<T extends WriteOutcome>(request: WriteRequest<T>): Promise<T | undefined> {
+    const { uuid, username } = request.caller;
+    const catalog = (this.viewOf(uuid) ?? this.served.shared).catalog;
+    const base = this.served.shared.catalog;
+    request.precondition?.(catalog);
+    const draft = new Draft(catalog);
+    const outcome = request.stage(draft);
+    passGate(draft, outcome);
+    const sandbox = this.#index.get(uuid);
+    const kept = { at: new Date(this.now()).toISOString(), account: { uuid, username }, request: request.request };
+    const bytes = writeBytes(outcome) + (sandbox ? 0 : SANDBOX_CACHE_BYTES);
+    await this.#bound(username, sandbox?.writes.length ?? 0, bytes);
+    const appended = await this.store.append({ ...kept, changes: outcome.changes }, this.#seq);
+    if ('behind' in appended) return undefined;
+    this.#seq = appended.seq;
+    const own = this.#index.add({ ...kept, changes: outcome.changes, seq: appended.seq });
+    const version = `${base.version}~${appended.seq}`;
+    own.view = { base, served: servedOf(applyChanges(catalog, outcome.changes, version), SANDBOX_CACHE_BYTES) };
+    return outcome;
   }
 
   /** Refuses a write past `SANDBOX_WRITES` or `SANDBOX_MB` (idle sandboxes dropped first), naming the bound and how to reset. */
@@ -183,8 +206,8 @@ export class Sandboxes {
         409,
         `The sandbox of '${username}' holds ${held} writes, the most SANDBOX_WRITES allows: nothing was changed; ${reset}`,
       );
-    if (this.#bytes + bytes > this.bounds.bytes) await this.#dropIdle();
-    if (this.#bytes + bytes > this.bounds.bytes)
+    if (this.#index.bytes + bytes > this.bounds.bytes) await this.#dropIdle();
+    if (this.#index.bytes + bytes > this.bounds.bytes)
       throw new HttpError(
         409,
         `The sandboxes take all the memory SANDBOX_MB gives them (${this.bounds.bytes / 2 ** 20} MB): nothing was changed; ${reset}`,
@@ -193,56 +216,39 @@ export class Sandboxes {
 
   #dropIdle(): Promise<number> {
     const idle = this.now() - this.bounds.idleMs;
-    return this.#drop([...this.#byAccount.values()].filter((s) => s.usedAt < idle).map((s) => s.account.uuid));
+    return this.#drop(this.#index.all().flatMap((s) => (s.usedAt < idle ? [s.account.uuid] : [])));
   }
 
+  /** Reads the store whole: where its numbering ends (after a reset too), and every write. */
   async #load(): Promise<void> {
     this.#seq = await this.store.end();
-    this.#fill(await this.store.since(0));
+    this.#mark = '';
+    await this.#refresh();
   }
 
-  #fill(writes: readonly OverlayWrite[]): void {
-    this.#byAccount.clear();
-    this.#bytes = 0;
-    for (const write of writes) this.#add(write);
+  /** Reads the store's writes again if its mark changed since they were last read. */
+  async #refresh(): Promise<void> {
+    const mark = await this.store.mark();
+    if (mark === this.#mark) return;
+    const writes = await this.store.since(0);
+    this.#index.fill(writes);
     this.#seq = Math.max(this.#seq, writes.at(-1)?.seq ?? 0);
-    this.#seen = this.#signatureOf(writes);
+    this.#mark = mark;
   }
 
-  #add(write: OverlayWrite): Sandbox {
-    const { uuid } = write.account;
-    let sandbox = this.#byAccount.get(uuid);
-    if (!sandbox) {
-      sandbox = { account: write.account, writes: [], bytes: SANDBOX_CACHE_BYTES, usedAt: 0 };
-      this.#byAccount.set(uuid, sandbox);
-      this.#bytes += SANDBOX_CACHE_BYTES;
-    }
-    sandbox.writes.push(write);
-    // Idle since its last write, across a restart; a read counts as use too (viewOf).
-    sandbox.usedAt = Math.max(sandbox.usedAt, Date.parse(write.at) || this.now());
-    sandbox.bytes += writeBytes(write);
-    this.#bytes += writeBytes(write);
-    return sandbox;
-  }
-
+  /**
+   * Forgets the sandboxes of `accounts`: the writes of theirs this instance has read, so that
+   * one another instance appends meanwhile is not lost unseen (the next sync reads it).
+   */
   async #drop(accounts: readonly string[]): Promise<number> {
-    const gone = new Set(accounts.filter((account) => this.#byAccount.has(account)));
-    if (!gone.size) return 0;
-    await this.store.drop((write) => gone.has(write.account.uuid));
-    for (const account of gone) {
-      this.#bytes -= this.#byAccount.get(account)!.bytes;
-      this.#byAccount.delete(account);
+    const last = new Map<string, number>();
+    for (const account of accounts) {
+      const sandbox = this.#index.get(account);
+      if (sandbox) last.set(account, sandbox.writes.at(-1)!.seq);
     }
-    this.#seen = this.#signature();
-    return gone.size;
-  }
-
-  #signature(): string {
-    const writes = [...this.#byAccount.values()].flatMap((sandbox) => sandbox.writes);
-    return `${writes.length} ${Math.max(0, ...writes.map((write) => write.seq))}`;
-  }
-
-  #signatureOf(writes: readonly OverlayWrite[]): string {
-    return `${writes.length} ${writes.at(-1)?.seq ?? 0}`;
+    if (!last.size) return 0;
+    await this.store.drop((write) => write.seq <= (last.get(write.account.uuid) ?? 0));
+    for (const account of last.keys()) this.#index.remove(account);
+    return last.size;
   }
 }

@@ -1,19 +1,22 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { readdir, readFile } from 'node:fs/promises';
+import { ensureBuilt, START_ARGS } from './start-command.ts';
 
 export const ROOT = new URL('../../', import.meta.url).pathname;
 
 /**
- * Starts `script` (`src/main.ts` unless given, through tsx as `npm start` does) with extra
- * environment variables.
+ * Starts the compiled server as `npm start` starts it (or `script`, a TypeScript entry such as
+ * `scripts/dev.ts`, through tsx) with extra environment variables.
  */
 export function startServer(
   env: Record<string, string>,
-  script = 'src/main.ts',
+  script?: string,
 ): { child: ChildProcess; output: () => string } {
   let output = '';
-  const child = spawn(process.execPath, ['--import', 'tsx', script], {
+  if (script === undefined) ensureBuilt();
+  const args = script === undefined ? [...START_ARGS] : ['--import', 'tsx', script];
+  const child = spawn(process.execPath, args, {
     cwd: ROOT,
     env: { ...process.env, PORT: '0', HOST: '127.0.0.1', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

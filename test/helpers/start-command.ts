@@ -1,7 +1,9 @@
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ROOT } from './spawn.ts';
+
+/** The repository (spawn.ts, which starts servers with these, says so too). */
+const ROOT = new URL('../../', import.meta.url).pathname;
 
 /**
  * Node's arguments as `npm start` gives them (`exec node <flags> dist/main.js`), read from

@@ -10,7 +10,8 @@ import type { SentState } from '../send.ts';
 
 /**
  * Admission stage of classroom mode: the requests of an account with a sandbox run `within`
- * its view, so every read (and the write routes' lookups) sees the catalog with its changes.
+ * its view, so every read (and the write routes' lookups) sees the catalog with its changes;
+ * any other method than GET and HEAD first reads what other instances kept since.
  * Such an answer is that account's alone: `private`, so no shared cache keeps it, and the fast
  * path, which replays only the shared cache's answers, never learns it.
  *
@@ -22,6 +23,8 @@ export function sandboxView(served: ServedCatalog, writer: CatalogWriter): Middl
   return async (ctx, next) => {
     const caller = ctx.state.account;
     if (!caller || !writer.sandboxed(caller)) return next();
+    // A write is looked up and staged on the caller's writes through every instance until now.
+    if (ctx.method !== 'GET' && ctx.method !== 'HEAD') await sandboxes.refresh();
     await served.within(() => sandboxes.viewOf(caller.uuid), next);
     if ((ctx.state as SentState).sent && sandboxes.holds(caller.uuid)) ctx.set('Cache-Control', 'private, no-cache');
   };
