@@ -6,6 +6,7 @@ import * as assert from 'uvu/assert';
 import { registered } from './helpers/accounts-app.ts';
 import { caller } from './helpers/curator-calls.ts';
 import { dataFile, startApp, type TestServer } from './helpers/http.ts';
+import { headersOf } from './helpers/wire.ts';
 
 // The fast path replays the kept answer of a GraphQL query to the same POST: same URL, Content-Type, body and
 // values of the headers in the answer's Vary. It reads a body ahead of Koa only when one of that URL and length has
@@ -42,16 +43,6 @@ function post(
     if (chunked) req.write(body.slice(0, 5));
     req.end(chunked ? body.slice(5) : body);
   });
-}
-
-/** Headers by lowercase name, without the ones that differ per moment or connection. */
-function headersOf(answer: Raw): Record<string, string> {
-  const skip = ['date', 'connection', 'keep-alive'];
-  return Object.fromEntries(
-    answer.raw
-      .filter(([name]) => !skip.includes(name.toLowerCase()))
-      .map(([name, value]) => [name.toLowerCase(), value]),
-  );
 }
 
 // Koa writes a kept answer's `Content-Type` so; the fast path writes the names in lower case. Only the test looks.

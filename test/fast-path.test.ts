@@ -3,6 +3,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { tokenWithRole } from './helpers/admin.ts';
 import { dataFile, startApp } from './helpers/http.ts';
+import { headersOf } from './helpers/wire.ts';
 
 const server = await startApp();
 const maintainer = await tokenWithRole(server, 'MAINTAINER', 'editor');
@@ -30,16 +31,6 @@ function raw(path: string, headers: Record<string, string> = {}): Promise<Raw> {
     req.on('error', reject);
     req.end();
   });
-}
-
-/** Headers by lowercase name, without the ones that differ per moment or connection. */
-function headersOf(answer: Raw): Record<string, string> {
-  const skip = ['date', 'connection', 'keep-alive'];
-  return Object.fromEntries(
-    answer.raw
-      .filter(([name]) => !skip.includes(name.toLowerCase()))
-      .map(([name, value]) => [name.toLowerCase(), value]),
-  );
 }
 
 // Koa writes `Content-Type`; the fast path writes the names in lower case. Only the test looks.

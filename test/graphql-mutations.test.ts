@@ -1,6 +1,7 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { tokenWithRole } from './helpers/admin.ts';
+import { graphqlCall } from './helpers/curator-calls.ts';
 import { registered } from './helpers/accounts-app.ts';
 import { dataFile, startApp, tempDir } from './helpers/http.ts';
 
@@ -17,16 +18,8 @@ const test = suite('GraphQL mutations: the REST writes, by POST /api/graphql');
 test.after(async () => app.close());
 
 async function graphql(query: string, variables: Json = {}, token: string = maintainer): Promise<GraphQLAnswer> {
-  const response = await fetch(`${app.url}/api/graphql`, {
-    method: 'POST',
-    headers: {
-      'Content-Type': 'application/json',
-      Accept: 'application/graphql-response+json',
-      ...(token ? { Authorization: `Bearer ${token}` } : {}),
-    },
-    body: JSON.stringify({ query, variables }),
-  });
-  return { ...((await response.json()) as Json), status: response.status };
+  const { status, body } = await graphqlCall(app, token || undefined, query, variables);
+  return { ...body, status };
 }
 
 async function rest(

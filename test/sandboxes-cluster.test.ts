@@ -6,7 +6,7 @@ import { freePort } from '../scripts/bench/ports.ts';
 import { RedisServer } from '../scripts/lib/redis-server.ts';
 import { RedisOverlayStore } from '../src/catalog-writes/redis-store.ts';
 import { registered } from './helpers/accounts-app.ts';
-import { caller, type Answer, type Json } from './helpers/curator-calls.ts';
+import { caller, graphqlData, type Answer, type Json } from './helpers/curator-calls.ts';
 import { startApp, tempDir, TEST_ENV, type TestServer } from './helpers/http.ts';
 import { runScript } from './helpers/spawn.ts';
 
@@ -69,21 +69,8 @@ async function read(app: TestServer, path: string, token?: string): Promise<{ st
 }
 
 /** A GraphQL request on `app` as `token`: its data, after checking it had no errors. */
-async function graphql(app: TestServer, token: string, query: string, variables: Json = {}): Promise<Json> {
-  const response = await fetch(`${app.url}/api/graphql`, {
-    method: 'POST',
-    headers: {
-      'Content-Type': 'application/json',
-      Accept: 'application/graphql-response+json',
-      Authorization: `Bearer ${token}`,
-    },
-    body: JSON.stringify({ query, variables }),
-  });
-  const answer = (await response.json()) as Json;
-  assert.is(response.status, 200, JSON.stringify(answer));
-  assert.is(answer.errors, undefined, JSON.stringify(answer.errors));
-  return answer.data as Json;
-}
+const graphql = (app: TestServer, token: string, query: string, variables: Json = {}) =>
+  graphqlData(app, token, query, variables);
 
 /** Asserts `answer` is a 201 and returns the uuid it made. */
 function made(answer: Answer): string {

@@ -3,7 +3,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { registered } from './helpers/accounts-app.ts';
 import { tokenWithRole } from './helpers/admin.ts';
-import { caller, type Answer, type Json } from './helpers/curator-calls.ts';
+import { caller, graphqlData, type Answer, type Json } from './helpers/curator-calls.ts';
 import { startApp, tempDir } from './helpers/http.ts';
 
 // A model-based test of classroom sandboxes: random rounds of writes by three students (by REST
@@ -50,21 +50,8 @@ const rounds = fc
   .array(fc.array(step, { minLength: 1, maxLength: 4 }), { minLength: 1, maxLength: 4 })
   .map((all) => all.map((round) => round.filter((s, at) => round.findIndex((t) => t.who === s.who) === at)));
 
-async function graphql(token: string | undefined, query: string, variables: Json = {}): Promise<Json> {
-  const response = await fetch(`${app.url}/api/graphql`, {
-    method: 'POST',
-    headers: {
-      'Content-Type': 'application/json',
-      Accept: 'application/graphql-response+json',
-      ...(token ? { Authorization: `Bearer ${token}` } : {}),
-    },
-    body: JSON.stringify({ query, variables }),
-  });
-  const answer = (await response.json()) as Json;
-  assert.is(response.status, 200, JSON.stringify(answer));
-  assert.is(answer.errors, undefined, JSON.stringify(answer.errors));
-  return answer.data as Json;
-}
+const graphql = (token: string | undefined, query: string, variables: Json = {}) =>
+  graphqlData(app, token, query, variables);
 
 const LIST = '{ locations(size: 100) { items { uuid name } } }';
 

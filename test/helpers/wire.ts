@@ -108,3 +108,16 @@ export function replay(
     });
   });
 }
+
+/**
+ * Headers of an answer by lowercase name (`raw`: as the wire carried them), without the ones
+ * that differ per moment or connection: what Koa's answer and the fast path's must share.
+ */
+export function headersOf(answer: { raw: [string, string][] }): Record<string, string> {
+  const skip = ['date', 'connection', 'keep-alive'];
+  return Object.fromEntries(
+    answer.raw
+      .filter(([name]) => !skip.includes(name.toLowerCase()))
+      .map(([name, value]) => [name.toLowerCase(), value]),
+  );
+}
