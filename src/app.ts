@@ -27,7 +27,7 @@ import { socialRoutes } from './http/routes/socials.ts';
 import { translationRoutes } from './http/routes/translations.ts';
 import { RouteTable } from './http/routing.ts';
 import { graphqlRoutes } from './graphql/route.ts';
-import { serverUrls, stopOnSignals } from './http/lifecycle.ts';
+import { releaseBootMemory, serverUrls, stopOnSignals } from './http/lifecycle.ts';
 import { classroomBanner } from './http/classroom-banner.ts';
 import { reloadOnChange } from './served/reload.ts';
 import { createHttpServer, serve, type ServerOptions } from './http/serve.ts';
@@ -246,5 +246,6 @@ export async function startService(config: Config, catalog: Catalog | undefined,
       await log.close();
     },
   });
+  releaseBootMemory();
   return server;
 }
