@@ -235,9 +235,11 @@ export class Sandboxes {
     return gone.size;
   }
 
+  /** `#signatureOf` the writes held, read by sandbox (each one's are in order), not by walking every write. */
   #signature(): string {
-    const writes = [...this.#byAccount.values()].flatMap((sandbox) => sandbox.writes);
-    return `${writes.length} ${Math.max(0, ...writes.map((write) => write.seq))}`;
+    const sandboxes = [...this.#byAccount.values()];
+    const count = sandboxes.reduce((sum, { writes }) => sum + writes.length, 0);
+    return `${count} ${Math.max(0, ...sandboxes.map(({ writes }) => writes.at(-1)!.seq))}`;
   }
 
   #signatureOf(writes: readonly OverlayWrite[]): string {
