@@ -6,7 +6,7 @@ import type { Logger } from '../config/logger.ts';
 import type { CachedResponse } from '../served/cached-response.ts';
 import type { HttpError } from '../lib/http-error.ts';
 import type { Admission, RateLimits } from '../limits/rate-limits.ts';
-import { readBearer, recallBearer, type Bearer } from './bearer.ts';
+import { readBearer, recallBearer, type AuthState, type Bearer } from './bearer.ts';
 import type { ErrorFields, RenderedState } from './errors.ts';
 import { replay, writeError } from './fast-answers.ts';
 import { reportIncident } from './incident.ts';
@@ -74,12 +74,13 @@ export class FastPath {
   remember(): Middleware {
     return async (ctx, next) => {
       await next();
-      const state = ctx.state as Partial<RouteState> & BaseState;
-      // A simulated answer (`_delay`, `_fail`) is simulated again on every request, by Koa.
-      if (ctx.method !== 'GET' || targetTooLong(ctx.url) || !state.route || askedSimulation(ctx)) return;
-      const { sent } = ctx.state as SentState;
-      const error = (ctx.state as RenderedState).rendered;
+      const state = ctx.state as Partial<RouteState> & BaseState & AuthState;
+      // A simulated answer (`_delay`, `_fail`) is simulated again on every request, by Koa. A sandbox's answer
+      // (its 404 of a record it deleted too) is its account's alone: never learnt, so never replayed to anyone.
+      const own = state.account && this.options.sandboxed?.(state.account);
+      if (ctx.method !== 'GET' || targetTooLong(ctx.url) || !state.route || askedSimulation(ctx) || own) return;
       if (!this.options.served.ready) return;
+      const { sent, rendered: error } = ctx.state as SentState & RenderedState;
       const { cache, pictures } = this.options.served.shared;
       const cached =
         sent !== undefined && (ctx.status === 200 || ctx.status === 304) && sent.cacheControl !== 'no-store';
@@ -238,13 +239,8 @@ export class FastPath {
       res.writeHead(429, last.headers).end(last.body);
       return;
     }
-    const fields: ErrorFields = {
-      status: error.status,
-      method: 'GET',
-      message: error.message,
-      url: known.path,
-      ...(known.params ? { params: known.params } : {}),
-    };
+    const fields: ErrorFields = { status: error.status, method: 'GET', message: error.message, url: known.path };
+    if (known.params) fields.params = known.params;
     // The error's own headers (Retry-After, WWW-Authenticate) are never among the base's.
     const written = writeError(req, res, fields, known.base.concat(pairsOf(error.headers)), limitHeaders);
     if (error.status === 429) this.lastRefusal = { known, at, message: error.message, accept, ...written };
