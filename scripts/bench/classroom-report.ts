@@ -86,6 +86,6 @@ export function classroomTable(figures: ClassroomFigures, options: ClassroomOpti
     `Memory: RSS after a collection (heap-probe.mjs, as bench:soak) before and after the writes, divided by their number (each sandbox's own catalog and response cache counted in). ` +
     `Reads: GET /api/v1/locations/<uuid>, autocannon, ${options.connections} connections, ${options.seconds} one-second slices of each side in turn per round, ` +
     `${options.rounds} round${options.rounds > 1 ? 's' : ''} starting with either side in turn, medians (the range: each round's ratio); ` +
-    `server B: the same as S, in classroom mode, with no sandbox; both started with the same flags.`;
+    `server B: the same as S, in classroom mode, with no sandbox; both started with the same flags, and B collected whenever S is.`;
   return `${table(['target', 'measured'], rows)}\n\n${note}`;
 }
