@@ -84,7 +84,7 @@ export function classroomTable(figures: ClassroomFigures, options: ClassroomOpti
     `${sandboxes} registered students writing at once, each ${writes} writes one after another (a new location, its name changed, its pt-BR translation, in turn), ` +
     `each timed from the request to the whole answer; before them, another student's 12 untimed writes then ${writes} timed alone, then that sandbox reset. ` +
     `Memory: RSS after a collection (heap-probe.mjs, as bench:soak) before and after the writes, divided by their number (each sandbox's own catalog and response cache counted in). ` +
-    `Reads: GET /api/v1/locations/<uuid>, autocannon, ${options.connections} connections, ${options.seconds} one-second slices of each side in turn per round, ` +
+    `Reads: \`GET /api/v1/locations/<uuid>\`, autocannon, ${options.connections} connections, ${options.seconds} one-second slices of each side in turn per round, ` +
     `${options.rounds} round${options.rounds > 1 ? 's' : ''} starting with either side in turn, medians (the range: each round's ratio); ` +
     `server B: the same as S, in classroom mode, with no sandbox; both started with the same flags, and B collected whenever S is.`;
   return `${table(['target', 'measured'], rows)}\n\n${note}`;
