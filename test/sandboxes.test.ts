@@ -171,6 +171,10 @@ test("the fast path never gives a student's sandboxed answer to anyone else, nor
     const tag = own.headers.get('ETag')!;
     assert.is(await revalidated(app, path, { Authorization: `Bearer ${student}`, 'If-None-Match': tag }), 304);
     assert.is(await revalidated(app, path, { 'If-None-Match': tag }), 200);
+    // Nor a 404 of a record deleted in a sandbox, however often the student asks.
+    assert.is((await caller(app, student)('DELETE', path)).status, 204);
+    for (let n = 0; n < 3; n++) assert.is((await read(app, path, student)).status, 404);
+    for (const token of [undefined, other]) assert.is((await read(app, path, token)).status, 200);
   } finally {
     await app.close();
   }

@@ -132,8 +132,13 @@ async function basicToken(origin: string): Promise<string> {
   return ((await response.json()) as { token: string }).token;
 }
 
-/** Collects garbage in the server (see heap-probe.mjs) and reads its memory. */
-async function heapAfterGc(server: Child): Promise<HeapFigures> {
+/**
+ * Collects garbage in the server (started with heap-probe.mjs preloaded) and reads its memory.
+ *
+ * @example
+ * const { rss, heapUsed } = await heapAfterGc(server);
+ */
+export async function heapAfterGc(server: Child): Promise<HeapFigures> {
   let said = '';
   const listen = (chunk: Buffer) => (said += chunk);
   server.process.stderr!.on('data', listen);

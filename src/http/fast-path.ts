@@ -5,7 +5,7 @@ import type { AccountService } from '../accounts/service.ts';
 import type { Logger } from '../config/logger.ts';
 import type { CachedResponse } from '../served/cached-response.ts';
 import type { Admission, RateLimits } from '../limits/rate-limits.ts';
-import { readBearer, recallBearer, type Bearer } from './bearer.ts';
+import { readBearer, recallBearer, type AuthState, type Bearer } from './bearer.ts';
 import type { RenderedState } from './errors.ts';
 import { Refusals, replay, writeError } from './fast-answers.ts';
 import { reportIncident } from './incident.ts';
@@ -71,10 +71,13 @@ export class FastPath {
   remember(): Middleware {
     return async (ctx, next) => {
       await next();
-      const state = ctx.state as Partial<RouteState> & BaseState;
-      // A simulated answer (`_delay`, `_fail`) is simulated again on every request, by Koa.
-      if (targetTooLong(ctx.url) || !state.route || askedSimulation(ctx)) return;
+      const state = ctx.state as Partial<RouteState> & BaseState & AuthState;
+      // A simulated answer (`_delay`, `_fail`) is simulated again on every request, by Koa. A sandbox's answer
+      // (its 404 of a record it deleted too) is its account's alone: never learnt, so never replayed to anyone.
+      const own = state.account && this.options.sandboxed?.(state.account);
+      if (targetTooLong(ctx.url) || !state.route || askedSimulation(ctx) || own) return;
       if (!this.options.served.ready) return;
+      const { sent, rendered: error } = ctx.state as SentState & RenderedState;
       const { cache, pictures } = this.options.served.shared;
       if (ctx.method === 'POST') {
         const post = answeredPost(ctx, cache);
@@ -88,8 +91,6 @@ export class FastPath {
         return this.bodies.note(ctx.url, post.length);
       }
       if (ctx.method !== 'GET') return;
-      const { sent } = ctx.state as SentState;
-      const error = (ctx.state as RenderedState).rendered;
       const cached =
         sent !== undefined && (ctx.status === 200 || ctx.status === 304) && sent.cacheControl !== 'no-store';
       const picture = cached && pictures.peek(sent.entry.key) === sent.entry;

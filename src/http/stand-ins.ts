@@ -23,7 +23,7 @@ export const STANDS_IN_FOR = {
   simulation:
     'remember() never learns the answer of a request that asked for a simulation (`_delay`, `_fail`): each such request goes to Koa, and a URL without them never had a simulated answer',
   sandbox:
-    "finish() hands a request whose caller has a sandbox to Koa; remember() learns only answers of the shared response cache, never a sandbox's",
+    'finish() hands a request whose caller has a sandbox to Koa; remember() learns nothing answered to such a caller (not even a 404 of a record its sandbox deleted), only answers of the shared response cache',
 } as const;
 
 /** The name of a middleware the fast path stands in for. */

@@ -1,5 +1,5 @@
 /** Slots a filter has unless told otherwise: 256 KB, about a minute of a flood of new URLs. */
-const DEFAULT_SLOTS = 2 ** 16;
+export const DEFAULT_SLOTS = 2 ** 16;
 
 /** FNV-1a over the UTF-16 code units, never 0 (0 marks an empty slot). */
 function hashOf(key: string): number {

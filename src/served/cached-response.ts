@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import { LRUCache } from 'lru-cache';
-import { RepeatFilter } from '../lib/repeat-filter.ts';
+import { DEFAULT_SLOTS, RepeatFilter } from '../lib/repeat-filter.ts';
 
 /** Bodies below this many bytes are sent uncompressed: the saving is not worth the work. */
 const COMPRESS_FROM = 1024;
@@ -127,7 +127,9 @@ export class ResponseCache {
   ) {
     if (maxBytes > 0) {
       this.entries = new LRUCache({ maxSize: maxBytes, sizeCalculation: (entry) => entry.size });
-      this.repeats = new RepeatFilter();
+      // A slot per KB of the cache, from 1,024 (4 KB) to the default (256 KB, for 64 MB): a classroom sandbox's
+      // 256 KB cache, made anew at each of its writes, took a filter as large as itself.
+      this.repeats = new RepeatFilter(Math.min(DEFAULT_SLOTS, Math.max(2 ** 10, maxBytes / 2 ** 10)));
     }
   }
 

@@ -1,0 +1,228 @@
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Child } from './child.ts';
+import { drive, median, type Measure } from './load.ts';
+import { heapAfterGc, type HeapFigures } from './soak.ts';
+import { RAISED, sliced, startOurs } from './throughput.ts';
+
+export interface ClassroomOptions {
+  /** Students who write, each to a sandbox of their own, all at once. */
+  sandboxes: number;
+  /** Writes each of them makes, one after another. */
+  writes: number;
+  /** Rounds of each pair of reads, alternated; each `seconds` one-second slices per side. */
+  rounds: number;
+  seconds: number;
+  connections: number;
+  dataDir: string;
+  progress: (line: string) => void;
+}
+
+/** One pair of reads measured side by side, round after round: `subject` against `reference`. */
+export interface ReadPair {
+  subject: Measure[];
+  reference: Measure[];
+  /** median(subject req/s) ÷ median(reference req/s). */
+  ratio: number;
+}
+
+export interface ClassroomFigures {
+  sandboxes: number;
+  writes: number;
+  /** Latency of every sandbox write, from the request to the whole answer, in ms, sorted. */
+  latencies: number[];
+  /** The same for `writes` writes of one student alone, before the others write (sorted). */
+  alone: number[];
+  /** Server CPU time (every thread) per sandbox write, in ms. */
+  cpuMs: number;
+  /** Memory after a collection, before the sandboxes' writes and after them. */
+  before: HeapFigures;
+  after: HeapFigures;
+  /** What the server counts against `SANDBOX_MB` for these writes (its estimate), in bytes. */
+  estimatedBytes: number;
+  /** A sandboxed student's read by uuid against a signed-in student's without a sandbox (server S). */
+  sandboxed: ReadPair;
+  /** An anonymous read by uuid on S against the same on B, a server with no sandbox. */
+  anonymous: ReadPair;
+}
+
+/** What the server counts per write against `SANDBOX_MB` (src/served/sandboxes.ts): its changes' JSON × 4, and 256 KB a sandbox. */
+const ESTIMATE = { perJsonByte: 4, perSandbox: 256 * 1024 };
+
+/** Classroom mode as `npm run classroom` runs it, the budgets raised so that nothing is refused (as the other benches). */
+const CLASSROOM_ENV = {
+  ...RAISED,
+  CLASSROOM: 'on',
+  RATE_LIMIT_DEV: '1000000000',
+  LOG_LEVEL: 'warn',
+  // Only registration hashes passwords: a low cost keeps 32 sign-ups quick and their 128 MiB buffers out of the RSS.
+  SCRYPT_N: '1024',
+};
+/** heap-probe.mjs collects garbage and reports memory on SIGUSR2 (as bench:soak reads it). */
+const PROBE = ['--expose-gc', '--import', './scripts/bench/heap-probe.mjs'];
+
+const origin = (child: Child) => new URL(child.url).origin;
+const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
+
+async function call(base: string, method: string, path: string, token: string, body?: unknown): Promise<unknown> {
+  const response = await fetch(base + path, {
+    method,
+    headers: { ...(token ? bearer(token) : {}), 'Content-Type': 'application/json' },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+  const text = await response.text();
+  if (response.status >= 300) throw new Error(`${method} ${path}: ${response.status} ${text}`);
+  return text ? JSON.parse(text) : undefined;
+}
+
+/** Registers student `n` (as docs/classroom.md shows it) and answers its token. */
+async function register(base: string, n: number): Promise<string> {
+  const body = {
+    first_name: 'Student',
+    last_name: `Number ${n}`,
+    username: `student_${n}`,
+    email: `student${n}@example.org`,
+    password: `the passphrase of student ${n}`,
+  };
+  return ((await call(base, 'POST', '/api/v1/auth/register', '', body)) as { token: string }).token;
+}
+
+/**
+ * Student `student`'s writes, one after another: in turn a new location, its name changed, and
+ * its pt-BR translation; `timed` receives each one's latency in ms.
+ */
+async function writeAll(base: string, token: string, student: number, writes: number, timed: (ms: number) => void) {
+  let location = '';
+  for (let n = 0; n < writes; n++) {
+    const name = `Place ${student}.${Math.floor(n / 3)}`;
+    const [method, path, body] =
+      n % 3 === 0
+        ? ['POST', '/api/v1/locations', { name, description: `Where student ${student} went` }]
+        : n % 3 === 1
+          ? ['PATCH', `/api/v1/locations/${location}`, { name: `${name}, renamed` }]
+          : ['POST', `/api/v1/locations/${location}/translations`, { language: 'pt-BR', name: `Lugar ${name}` }];
+    const started = performance.now();
+    const answer = await call(base, method, path, token, body);
+    timed(performance.now() - started);
+    if (n % 3 === 0) location = (answer as { uuid: string }).uuid;
+  }
+}
+
+/** `rounds` rounds of `seconds` one-second slices of each side in turn, the first side alternating. */
+async function pair(
+  subject: { child: Child; headers: Record<string, string> },
+  reference: { child: Child; headers: Record<string, string> },
+  path: string,
+  options: ClassroomOptions,
+  label: string,
+): Promise<ReadPair> {
+  const sides = [subject, reference].map((side) => ({ child: side.child, request: { path, headers: side.headers } }));
+  for (const side of sides)
+    await drive(origin(side.child) + path, side.request.headers, 200, { seconds: 1, connections: options.connections });
+  const result: ReadPair = { subject: [], reference: [], ratio: 0 };
+  for (let round = 1; round <= options.rounds; round++) {
+    options.progress(`${label}, round ${round}/${options.rounds}`);
+    const order = round % 2 ? sides : [...sides].reverse();
+    const measures = await sliced(order, 200, options);
+    if (round % 2 === 0) measures.reverse();
+    result.subject.push(measures[0]!);
+    result.reference.push(measures[1]!);
+  }
+  const rps = (list: Measure[]) => median(list.map((m) => m.rps));
+  result.ratio = rps(result.subject) / rps(result.reference);
+  return result;
+}
+
+/** What `SANDBOX_MB` counts for the writes kept in `file` (one JSON line a write, with its changes). */
+async function estimate(file: string): Promise<number> {
+  const lines = (await readFile(file, 'utf8')).split('\n').filter((line) => line.startsWith('{'));
+  const writes = lines.map((line) => JSON.parse(line) as { changes?: unknown; account?: { uuid: string } });
+  const accounts = new Set(writes.flatMap((write) => (write.changes ? [write.account?.uuid] : [])));
+  const json = writes.reduce((sum, write) => sum + (write.changes ? JSON.stringify(write.changes).length : 0), 0);
+  return json * ESTIMATE.perJsonByte + accounts.size * ESTIMATE.perSandbox;
+}
+
+/**
+ * Server S (classroom mode, compiled, as deployed) with `sandboxes` students writing `writes`
+ * writes each, all students at once: each write's latency and the memory they take (after a
+ * collection); then reads by uuid on S by a sandboxed student against a signed-in one without
+ * a sandbox, and anonymous reads on S against server B (classroom mode, no sandbox).
+ *
+ * @example
+ * const figures = await measureClassroom({ sandboxes: 30, writes: 50, rounds: 3, seconds: 5, connections: 50, dataDir: './data', progress: console.error });
+ */
+export async function measureClassroom(options: ClassroomOptions): Promise<ClassroomFigures> {
+  const { progress } = options;
+  const work = await mkdtemp(join(tmpdir(), 'bench-classroom-'));
+  const children: Child[] = [];
+  try {
+    progress('starting server S and server B (classroom mode)');
+    const start = async (name: string) => {
+      const child = await startOurs(
+        options.dataDir,
+        { ...CLASSROOM_ENV, ACCOUNTS_FILE: join(work, name, 'accounts.json') },
+        PROBE,
+      );
+      children.push(child);
+      return child;
+    };
+    const [s, b] = [await start('s'), await start('b')];
+    const base = origin(s);
+    progress(`registering ${options.sandboxes + 2} students on S`);
+    const tokens: string[] = [];
+    for (let n = 0; n < options.sandboxes + 2; n++) tokens.push(await register(base, n));
+    const [warmUp, reader] = [tokens.pop()!, tokens.pop()!];
+    // The first 12 untimed: the first writes of a process compile the write path's code. Then reset.
+    progress(`one student writing ${12 + options.writes} writes alone`);
+    await writeAll(base, warmUp, -1, 12, () => {});
+    const alone: number[] = [];
+    await writeAll(base, warmUp, -2, options.writes, (ms) => alone.push(ms));
+    await call(base, 'DELETE', '/api/v1/sandbox', warmUp);
+    // B is collected whenever S is: with S alone collected, S spent about a fifth more CPU a read than B
+    // afterwards (0.73 to 0.86 of its req/s in four runs), 6 % more once both were (0.97).
+    const before = await heapAfterGc(s);
+    await heapAfterGc(b);
+    progress(`${options.sandboxes} students writing ${options.writes} writes each, all at once`);
+    const latencies: number[] = [];
+    const cpuBefore = await s.cpuSeconds();
+    await Promise.all(
+      tokens.map((token, student) => writeAll(base, token, student, options.writes, (ms) => latencies.push(ms))),
+    );
+    const cpuMs = (((await s.cpuSeconds()) - cpuBefore) * 1000) / latencies.length;
+    const after = await heapAfterGc(s);
+    await heapAfterGc(b);
+    const estimatedBytes = await estimate(join(work, 's', 'sandboxes.json'));
+    const locations = (await (await fetch(`${base}/api/v1/locations`)).json()) as { uuid: string }[];
+    const path = `/api/v1/locations/${locations[0]!.uuid}`;
+    const sandboxed = await pair(
+      { child: s, headers: bearer(tokens[0]!) },
+      { child: s, headers: bearer(reader) },
+      path,
+      options,
+      'by uuid on S: a sandboxed student, a student without a sandbox',
+    );
+    const anonymous = await pair(
+      { child: s, headers: {} },
+      { child: b, headers: {} },
+      path,
+      options,
+      'by uuid, anonymous: S, B',
+    );
+    return {
+      sandboxes: options.sandboxes,
+      writes: options.writes,
+      latencies: latencies.sort((x, y) => x - y),
+      alone: alone.sort((x, y) => x - y),
+      cpuMs,
+      before,
+      after,
+      estimatedBytes,
+      sandboxed,
+      anonymous,
+    };
+  } finally {
+    for (const child of children) await child.stop();
+    await rm(work, { recursive: true, force: true });
+  }
+}
