@@ -22,19 +22,22 @@ function hashOf(key: string): number {
  * repeats.seenBefore('/api/v1/actors'); // true
  */
 export class RepeatFilter {
-  private readonly hashes: Uint32Array;
+  private readonly slots: number;
+  /** Made at the first key offered: a server that has answered nothing holds none (its response cache, the fast path and GraphQL each have a filter). */
+  private hashes?: Uint32Array;
 
   /** `slots` is rounded up to a power of two; each takes 4 bytes. */
   constructor(slots = DEFAULT_SLOTS) {
-    this.hashes = new Uint32Array(2 ** Math.ceil(Math.log2(Math.max(slots, 1))));
+    this.slots = 2 ** Math.ceil(Math.log2(Math.max(slots, 1)));
   }
 
   /** Whether `key` was offered before (and still holds its slot); otherwise remembers it. */
   seenBefore(key: string): boolean {
+    const hashes = (this.hashes ??= new Uint32Array(this.slots));
     const hash = hashOf(key);
-    const slot = hash & (this.hashes.length - 1);
-    if (this.hashes[slot] === hash) return true;
-    this.hashes[slot] = hash;
+    const slot = hash & (this.slots - 1);
+    if (hashes[slot] === hash) return true;
+    hashes[slot] = hash;
     return false;
   }
 }
