@@ -2,7 +2,6 @@ import type { Server } from 'node:http';
 import cors from '@koa/cors';
 import Koa from 'koa';
 import { openAccounts } from './accounts/open.ts';
-import type { Caller } from './accounts/account.ts';
 import type { Catalog } from './catalog/catalog.ts';
 import { family, FAMILY_NAMES } from './catalog/families.ts';
 import { familyPath } from './catalog/href.ts';
@@ -174,7 +173,7 @@ export function createServer(config: Config, parts: ServiceParts): Server {
     ...(limits ? { limits } : {}),
     proxy,
     log,
-    ...(sandboxes ? { sandboxed: (caller: Caller) => sandboxes.holds(caller.uuid) } : {}),
+    ...(sandboxes ? { sandboxes } : {}),
     logAccess: logsAccess(config),
     memory: memoryBudgets(config).fastPath,
   });

@@ -1,38 +1,13 @@
-import { request } from 'node:http';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { freePort } from '../scripts/bench/ports.ts';
 import { RedisServer } from '../scripts/lib/redis-server.ts';
 import { post, registered } from './helpers/accounts-app.ts';
 import { dataFile, startApp, type TestServer } from './helpers/http.ts';
-
-interface Raw {
-  status: number;
-  raw: [string, string][];
-  body: Buffer;
-}
-
-function raw(base: string, path: string, headers: Record<string, string> = {}): Promise<Raw> {
-  return new Promise((resolve, reject) => {
-    const req = request(base + path, { headers }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (chunk: Buffer) => chunks.push(chunk));
-      res.on('end', () => {
-        const pairs: [string, string][] = [];
-        for (let i = 0; i < res.rawHeaders.length; i += 2) pairs.push([res.rawHeaders[i]!, res.rawHeaders[i + 1]!]);
-        resolve({ status: res.statusCode!, raw: pairs, body: Buffer.concat(chunks) });
-      });
-    });
-    req.on('error', reject);
-    req.end();
-  });
-}
-
-// Koa writes `Content-Type`; the fast path writes header names in lower case. Only the test looks.
-const byFastPath = (answer: Raw) => answer.raw.some(([name]) => name === 'content-type' || name === 'etag');
+import { byFastPath, rawGet, type RawAnswer } from './helpers/raw-get.ts';
 
 /** Headers by lower-case name, without those that differ per moment or connection, or count down per request. */
-function headersOf(answer: Raw): Record<string, string> {
+function headersOf(answer: RawAnswer): Record<string, string> {
   const skip = [
     'date',
     'connection',
@@ -50,10 +25,10 @@ function headersOf(answer: Raw): Record<string, string> {
   );
 }
 
-const header = (answer: Raw, name: string) => answer.raw.find(([n]) => n.toLowerCase() === name)?.[1];
+const header = (answer: RawAnswer, name: string) => answer.raw.find(([n]) => n.toLowerCase() === name)?.[1];
 
 /** The same answer but for the budget, which went down by one between the two (and by `between` requests made in between). */
-function assertSame(koa: Raw, fast: Raw, what: string, between = 0): void {
+function assertSame(koa: RawAnswer, fast: RawAnswer, what: string, between = 0): void {
   assert.not.ok(byFastPath(koa), `${what}: the first answer comes from Koa`);
   assert.ok(byFastPath(fast), `${what}: the second from the fast path`);
   assert.is(fast.status, koa.status, what);
@@ -115,9 +90,9 @@ for (const driver of ['memory', 'redis'] as const) {
       ['/api/v1/nothing', {}],
     ];
     for (const [path, headers] of cases) {
-      await raw(server.url, path, headers); // asked once: Koa, not remembered
-      const koa = await raw(server.url, path, headers);
-      const fast = await raw(server.url, path, headers);
+      await rawGet(server.url, path, headers); // asked once: Koa, not remembered
+      const koa = await rawGet(server.url, path, headers);
+      const fast = await rawGet(server.url, path, headers);
       assertSame(koa, fast, `${path} ${JSON.stringify(headers)}`);
       if (headers.Authorization)
         assert.is(header(fast, 'ratelimit-policy'), '"basic";q=200;w=60', 'a token counts in its tier');
@@ -129,10 +104,10 @@ for (const driver of ['memory', 'redis'] as const) {
   }) => {
     const path = '/api/v1/locations?size=1';
     const bad = { Authorization: 'Bearer not.a.token' };
-    const koa = await raw(server.url, path, bad); // the URL is new: Koa answers
-    await raw(server.url, path);
-    await raw(server.url, path); // asked again: now the fast path knows it
-    const fast = await raw(server.url, path, bad);
+    const koa = await rawGet(server.url, path, bad); // the URL is new: Koa answers
+    await rawGet(server.url, path);
+    await rawGet(server.url, path); // asked again: now the fast path knows it
+    const fast = await rawGet(server.url, path, bad);
     assert.is(koa.status, 401);
     assert.is(header(fast, 'ratelimit-policy'), '"anonymous";q=200;w=60');
     assertSame(koa, fast, 'refused token', 2);
@@ -141,8 +116,8 @@ for (const driver of ['memory', 'redis'] as const) {
   test("a deleted account's token is refused on its next request, on either path", async ({ server }) => {
     const token = await registered(server.url, `gone_${driver}`);
     const path = `/api/v1/actors/${actor!.uuid}?fields=first_name`;
-    assert.is((await raw(server.url, path, { Authorization: `Bearer ${token}` })).status, 200);
-    assert.is((await raw(server.url, path, { Authorization: `Bearer ${token}` })).status, 200);
+    assert.is((await rawGet(server.url, path, { Authorization: `Bearer ${token}` })).status, 200);
+    assert.is((await rawGet(server.url, path, { Authorization: `Bearer ${token}` })).status, 200);
     assert.is(
       (
         await post(server.url, '/api/v1/auth/delete', {
@@ -152,7 +127,7 @@ for (const driver of ['memory', 'redis'] as const) {
       ).status,
       204,
     );
-    const after = await raw(server.url, path, { Authorization: `Bearer ${token}` });
+    const after = await rawGet(server.url, path, { Authorization: `Bearer ${token}` });
     assert.ok(byFastPath(after));
     assert.is(after.status, 401);
     assert.match(JSON.parse(after.body.toString()).message, /no longer exists/);
@@ -173,17 +148,17 @@ for (const driver of ['memory', 'redis'] as const) {
       if (driver === 'redis') {
         const { Redis } = await import('ioredis');
         const client = new Redis(redis.url);
-        for (let i = 0; i < 100 && (await raw(server.url, '/api/ping')).status !== 200; i++)
+        for (let i = 0; i < 100 && (await rawGet(server.url, '/api/ping')).status !== 200; i++)
           await new Promise((r) => setTimeout(r, 50));
         await client.flushall();
         client.disconnect();
       }
       const path = `/api/v1/actors/${actor!.uuid}`;
       const seen = { Origin: 'https://seen.example.com' };
-      assert.is((await raw(server.url, path, seen)).status, 200); // Koa, not remembered yet
-      assert.is((await raw(server.url, path, seen)).status, 200); // Koa again, remembered: the budget is spent
-      const koa = await raw(server.url, path, { Origin: 'https://new.example.com' }); // a key the fast path has not seen
-      const fast = await raw(server.url, path, seen);
+      assert.is((await rawGet(server.url, path, seen)).status, 200); // Koa, not remembered yet
+      assert.is((await rawGet(server.url, path, seen)).status, 200); // Koa again, remembered: the budget is spent
+      const koa = await rawGet(server.url, path, { Origin: 'https://new.example.com' }); // a key the fast path has not seen
+      const fast = await rawGet(server.url, path, seen);
       assert.is(koa.status, 429);
       assert.not.ok(byFastPath(koa));
       assert.ok(byFastPath(fast));
@@ -213,25 +188,29 @@ for (const driver of ['memory', 'redis'] as const) {
         if (driver === 'redis') {
           const { Redis } = await import('ioredis');
           const client = new Redis(redis.url);
-          for (let i = 0; i < 100 && (await raw(server.url, '/api/ping')).status !== 200; i++)
+          for (let i = 0; i < 100 && (await rawGet(server.url, '/api/ping')).status !== 200; i++)
             await new Promise((r) => setTimeout(r, 50));
           await client.flushall(); // the address's count from the tests before
           client.disconnect();
         }
         // No other client asks this URL, so no answer of it is ever kept: only its 429s teach the fast path.
         const path = `/api/v1/actors/${actor!.uuid}?refused=${driver}`;
-        const first = await raw(server.url, path);
-        const refused = [await raw(server.url, path), await raw(server.url, path), await raw(server.url, path)];
+        const first = await rawGet(server.url, path);
+        const refused = [
+          await rawGet(server.url, path),
+          await rawGet(server.url, path),
+          await rawGet(server.url, path),
+        ];
         assert.equal([first.status, ...refused.map((answer) => answer.status)], [200, 429, 429, 429]);
         assert.equal(refused.map(byFastPath), [false, false, true], 'the third 429 comes from the fast path');
         assert.equal(headersOf(refused[2]!), headersOf(refused[1]!));
         const reset = Number(header(refused[2]!, 'x-rate-limit-reset')) * 1000;
         await new Promise((resolve) => setTimeout(resolve, Math.max(0, reset - Date.now()) + 100));
-        const admitted = await raw(server.url, path);
+        const admitted = await rawGet(server.url, path);
         assert.is(admitted.status, 200, 'counted once in the new window (twice would be a 429)');
         assert.not.ok(byFastPath(admitted), 'answered by Koa');
         assert.is(header(admitted, 'x-rate-limit-remaining'), '0');
-        const again = await raw(server.url, path);
+        const again = await rawGet(server.url, path);
         assert.is(again.status, 429);
         assert.ok(byFastPath(again));
       } finally {
@@ -247,12 +226,12 @@ flood(
     try {
       const path = `/api/v1/actors/${actor!.uuid}`;
       const clients = ['198.51.100.1', '198.51.100.2', '198.51.100.3'];
-      for (const address of clients) await raw(server.url, path, { 'X-Forwarded-For': address }); // each spends its budget of one
+      for (const address of clients) await rawGet(server.url, path, { 'X-Forwarded-For': address }); // each spends its budget of one
       const started = Date.now();
       const asked = Array.from({ length: 300 }, (_, n) => ({ address: clients[n % 3]!, html: n % 7 === 0 }));
       const answers = await Promise.all(
         asked.map(({ address, html }) =>
-          raw(server.url, path, { 'X-Forwarded-For': address, ...(html ? { Accept: 'text/html' } : {}) }),
+          rawGet(server.url, path, { 'X-Forwarded-For': address, ...(html ? { Accept: 'text/html' } : {}) }),
         ),
       );
       for (const [n, answer] of answers.entries()) {

@@ -1,8 +1,8 @@
-import { request } from 'node:http';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { tokenWithRole } from './helpers/admin.ts';
 import { dataFile, startApp } from './helpers/http.ts';
+import { byFastPath, rawGet } from './helpers/raw-get.ts';
 import { headersOf } from './helpers/wire.ts';
 
 const server = await startApp();
@@ -10,31 +10,7 @@ const maintainer = await tokenWithRole(server, 'MAINTAINER', 'editor');
 const [actor] = await dataFile('actors.json');
 const [episode] = await dataFile('episodes.json');
 
-interface Raw {
-  status: number;
-  /** Header names as the wire carried them, with their values. */
-  raw: [string, string][];
-  body: Buffer;
-}
-
-function raw(path: string, headers: Record<string, string> = {}): Promise<Raw> {
-  return new Promise((resolve, reject) => {
-    const req = request(server.url + path, { headers }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (chunk: Buffer) => chunks.push(chunk));
-      res.on('end', () => {
-        const raw: [string, string][] = [];
-        for (let i = 0; i < res.rawHeaders.length; i += 2) raw.push([res.rawHeaders[i]!, res.rawHeaders[i + 1]!]);
-        resolve({ status: res.statusCode!, raw, body: Buffer.concat(chunks) });
-      });
-    });
-    req.on('error', reject);
-    req.end();
-  });
-}
-
-// Koa writes `Content-Type`; the fast path writes the names in lower case. Only the test looks.
-const byFastPath = (answer: Raw) => answer.raw.some(([name]) => name === 'content-type' || name === 'etag');
+const raw = (path: string, headers: Record<string, string> = {}) => rawGet(server.url, path, headers);
 
 const cases: [string, Record<string, string>][] = [
   [`/api/v1/actors/${actor!.uuid}`, {}],

@@ -19,6 +19,8 @@ export interface Known {
   headers: string[];
   /** A POST remembered by its body (`bodyKey`); a GET otherwise. */
   method?: 'POST';
+  /** The account whose sandbox gave this answer (`ownKey`): replayed to that account alone. */
+  account?: string;
   path: string;
   params?: unknown;
   /**
@@ -52,6 +54,12 @@ export function knownSize(known: Known, key: string): number {
 export function writtenHere(answer: Known['answer']): string[] {
   return 'cacheKey' in answer ? ['content-type'] : ['content-type', 'cache-control'];
 }
+
+/**
+ * Where the answer a student's sandbox gave to `url` is remembered: apart from the shared
+ * answers, since a request target never holds a line break.
+ */
+export const ownKey = (account: string, url: string): string => `${account}\n${url}`;
 
 /** A URL remembered: a number that stands for it in the keys, and the request headers its answer varies on. */
 interface RememberedUrl {

@@ -85,6 +85,12 @@ export class Sandboxes {
     return this.#index.get(account) !== undefined;
   }
 
+  /** The catalog `account` reads as last built for the shared catalog now: unlike `viewOf`, not a use, and nothing is built. */
+  builtView(account: string): Served | undefined {
+    const view = this.#index.get(account)?.view;
+    return view?.base === this.served.shared.catalog ? view.served : undefined;
+  }
+
   /** The catalog `account` reads: its sandbox's, or undefined for the shared one. */
   viewOf(account: string): Served | undefined {
     const sandbox = this.#index.get(account);

@@ -13,7 +13,7 @@ import type { SentState } from '../send.ts';
  * its view, so every read (and the write routes' lookups) sees the catalog with its changes;
  * any other method than GET and HEAD first reads what other instances kept since.
  * Such an answer is that account's alone: `private`, so no shared cache keeps it, and the fast
- * path, which replays only the shared cache's answers, never learns it.
+ * path replays it to that account only (`ownKey`).
  *
  * @example
  * new RouteTable([..., ['bearerAuth', bearerAuth(accounts)], ['sandbox', sandboxView(served, writer)]]);
