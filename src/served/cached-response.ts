@@ -121,15 +121,22 @@ export class ResponseCache {
   private readonly entries?: LRUCache<string, CachedResponse>;
   private readonly repeats?: RepeatFilter;
 
+  /**
+   * `previous`: the cache of the version this one follows, whose record of the keys asked
+   * before this one goes on with: after a write, an answer asked before is kept from its first
+   * request on, not built twice.
+   */
   constructor(
     maxBytes: number,
     readonly version: string,
+    previous?: ResponseCache,
   ) {
     if (maxBytes > 0) {
       this.entries = new LRUCache({ maxSize: maxBytes, sizeCalculation: (entry) => entry.size });
       // A slot per KB of the cache, from 1,024 (4 KB) to the default (256 KB, for 64 MB): a classroom sandbox's
       // 256 KB cache, made anew at each of its writes, took a filter as large as itself.
-      this.repeats = new RepeatFilter(Math.min(DEFAULT_SLOTS, Math.max(2 ** 10, maxBytes / 2 ** 10)));
+      this.repeats =
+        previous?.repeats ?? new RepeatFilter(Math.min(DEFAULT_SLOTS, Math.max(2 ** 10, maxBytes / 2 ** 10)));
     }
   }
 

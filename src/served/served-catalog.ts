@@ -11,9 +11,13 @@ export interface Served {
   pictures: ServedPictures;
 }
 
-/** `catalog` ready to serve, with an empty response cache of `cacheBytes`. */
-export function servedOf(catalog: Catalog, cacheBytes: number): Served {
-  return { catalog, cache: new ResponseCache(cacheBytes, catalog.version), pictures: new ServedPictures(catalog) };
+/** `catalog` ready to serve, with an empty response cache of `cacheBytes` (following `previous`'s, see `ResponseCache`). */
+export function servedOf(catalog: Catalog, cacheBytes: number, previous?: Served): Served {
+  return {
+    catalog,
+    cache: new ResponseCache(cacheBytes, catalog.version, previous?.cache),
+    pictures: new ServedPictures(catalog),
+  };
 }
 
 /** What one request sees instead of the shared catalog (a sandbox's view), asked each time it reads; undefined: the shared one. */
@@ -83,6 +87,6 @@ export class ServedCatalog {
   }
 
   replace(catalog: Catalog): void {
-    this.#current = servedOf(catalog, this.cacheBytes);
+    this.#current = servedOf(catalog, this.cacheBytes, this.#current);
   }
 }
