@@ -8,6 +8,7 @@ import { compiledServer, startChild, type Child } from './child.ts';
 import { drive, median, type Measure } from './load.ts';
 import { freePort } from './ports.ts';
 import { catalogOf } from './scale.ts';
+import { nthWrite, send, startWriter } from './write-mix.ts';
 
 export interface WritesOptions {
   /** Records of the generated catalog the write latency is measured on. */
@@ -97,38 +98,6 @@ async function curatedServer(
   });
   const { token } = (await signIn.json()) as { token: string };
   return { server, base, token, folder };
-}
-
-/** The n-th write of a repeating mix: an actor's field, an episode's translated title, a new soundtrack. */
-function nthWrite(n: number, actors: string[], episodes: string[]): { method: string; path: string; body: unknown } {
-  if (n % 3 === 0)
-    return {
-      method: 'PATCH',
-      path: `/api/v1/actors/${actors[n % actors.length]}`,
-      body: { nationality: `Nation ${n}` },
-    };
-  if (n % 3 === 1)
-    return {
-      method: 'PATCH',
-      path: `/api/v1/episodes/${episodes[n % episodes.length]}`,
-      body: { language: 'en-US', title: `Title ${n}` },
-    };
-  return { method: 'POST', path: '/api/v1/soundtracks', body: { name: `Bench Theme ${n}`, duration: 180_000 + n } };
-}
-
-async function send(
-  base: string,
-  token: string,
-  write: { method: string; path: string; body: unknown },
-): Promise<number> {
-  const response = await fetch(base + write.path, {
-    method: write.method,
-    headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
-    body: JSON.stringify(write.body),
-  });
-  await response.arrayBuffer();
-  if (response.status >= 300) throw new Error(`${write.method} ${write.path}: ${response.status}`);
-  return response.status;
 }
 
 async function uuids(base: string, family: string): Promise<string[]> {
@@ -260,18 +229,19 @@ export async function measureReadsUnderWrites(paths: string[], options: WritesOp
           `reads of ${path}, round ${round + 1}: alone, then beside ${options.writesPerSecond} writes/s`,
         );
         alone.push(await reads());
-        let writing = true;
-        const writer = (async () => {
-          const every = 1000 / options.writesPerSecond;
-          for (let next = performance.now(); writing; next += every) {
-            await send(base, token, nthWrite(n++, actors, episodes));
-            written++;
-            await new Promise((resolve) => setTimeout(resolve, Math.max(0, next + every - performance.now())));
-          }
-        })();
+        const writer = await startWriter({
+          base,
+          token,
+          actors,
+          episodes,
+          from: n,
+          perSecond: options.writesPerSecond,
+        });
+        writer.go();
         beside.push(await reads());
-        writing = false;
-        await writer;
+        const count = await writer.stop();
+        n += count;
+        written += count;
       }
       const rps = (list: Measure[]) => median(list.map((m) => m.rps));
       results.push({
