@@ -3,7 +3,7 @@ import { appendWhole } from '../lib/append-file.ts';
 import { writeWholeFile } from '../lib/whole-file.ts';
 import { fileVersion, underLock, versionOf } from '../lib/file-lock.ts';
 import { logLine, logText, readOverlay, type OverlayContent } from './write-log.ts';
-import { OverlayNotSaved, type OverlayStore, type OverlayWrite, type SandboxStore } from './store.ts';
+import { OverlayNotSaved, type Appended, type OverlayStore, type OverlayWrite, type SandboxStore } from './store.ts';
 import { prepareStoreFile } from '../lib/private-file.ts';
 import { StoreFileError } from '../lib/synced-json-file.ts';
 import { WriteQueue } from '../lib/write-queue.ts';
@@ -55,14 +55,16 @@ export class LogFileOverlayStore implements OverlayStore, SandboxStore {
     return this.#onDisk(async () => lastOf(this.#content));
   }
 
-  append(write: Omit<OverlayWrite, 'seq'>, after: number): Promise<{ seq: number } | { behind: OverlayWrite[] }> {
+  append(write: Omit<OverlayWrite, 'seq'>, after: number): Promise<Appended | { behind: OverlayWrite[] }> {
     return this.#onDisk(async () => {
       const last = lastOf(this.#content);
       if (last !== after) return { behind: this.#after(after) };
       const next = { ...write, seq: last + 1 };
+      // The version read under the lock: the file as it was just before this append.
+      const before = this.#version;
       if (this.#appendable) await this.#appendLine(next);
       else await this.#rewrite({ ...this.#content, writes: [...this.#content.writes, next] });
-      return { seq: next.seq };
+      return { seq: next.seq, mark: { before, after: this.#version } };
     });
   }
 

@@ -14,6 +14,16 @@ export interface OverlayWrite {
 }
 
 /**
+ * An append that was taken: its number, and the store's mark (`SandboxStore.mark`) just before
+ * and just after it. A writer whose last read saw `before` has seen everything but its own
+ * append, so it may take `after` as read instead of reading the store again.
+ */
+export interface Appended {
+  seq: number;
+  mark: { before: string; after: string };
+}
+
+/**
  * Where accepted catalog writes are kept (the overlay over data/), beside the accounts:
  * a JSON file, or the Redis the instances share. `append` resolves only once the write is
  * durable, so a 2xx may follow it.
@@ -27,7 +37,7 @@ export interface OverlayStore {
    * Adds `write` as number `after + 1` if the overlay still ends at `after`; otherwise the
    * writes this process has not seen yet, to apply before trying again.
    */
-  append(write: Omit<OverlayWrite, 'seq'>, after: number): Promise<{ seq: number } | { behind: OverlayWrite[] }>;
+  append(write: Omit<OverlayWrite, 'seq'>, after: number): Promise<Appended | { behind: OverlayWrite[] }>;
   /**
    * Forgets the writes up to `through`, which `npm run catalog -- export` folded into data/.
    * Later writes and the numbering stay, so running instances go on as they were.

@@ -51,6 +51,8 @@ export class Sandboxes {
   #mark = '';
   /** A sync queued and not started yet, which the next call joins. */
   #syncing?: Promise<void>;
+  /** A refresh queued and not started yet, which the next call joins (it reads the store after that call). */
+  #refreshing?: Promise<void>;
   #timer?: NodeJS.Timeout;
 
   private constructor(
@@ -159,7 +161,10 @@ export class Sandboxes {
    * through another instance, acknowledged before this request, is what it is checked against.
    */
   refresh(): Promise<void> {
-    return this.#queue.run(() => this.#refresh());
+    return (this.#refreshing ??= this.#queue.run(() => {
+      this.#refreshing = undefined;
+      return this.#refresh();
+    }));
   }
 
   /** Reads the store again if another process changed it (a write or a reset elsewhere), and drops idle sandboxes. */
@@ -192,6 +197,8 @@ export class Sandboxes {
     const appended = await this.store.append({ ...kept, changes: outcome.changes }, this.#seq);
     if ('behind' in appended) return undefined;
     this.#seq = appended.seq;
+    // The store read last is the store before this append: no need to read it again for it.
+    if (appended.mark.before === this.#mark) this.#mark = appended.mark.after;
     const own = this.#index.add({ ...kept, changes: outcome.changes, seq: appended.seq });
     const version = `${base.version}~${appended.seq}`;
     own.view = { base, served: servedOf(applyChanges(catalog, outcome.changes, version), SANDBOX_CACHE_BYTES) };
