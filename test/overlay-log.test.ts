@@ -63,6 +63,23 @@ test('each write is one line appended to the file, the lines before it untouched
   );
 });
 
+test('appendAll appends several writes as lines numbered in turn, in one step; behind as append is', async () => {
+  const { file, store } = await storeWith(1);
+  const first = await readFile(file, 'utf8');
+  assert.equal(seqOf(await store.appendAll([writeOf(2), writeOf(3)], 1)), { seq: 3 });
+  const lines = [2, 3].map((n) => `${JSON.stringify({ ...writeOf(n), seq: n })}\n`);
+  assert.is(await readFile(file, 'utf8'), first + lines.join(''));
+  assert.equal(
+    seqOf(await store.appendAll([writeOf(4), writeOf(5)], 2)),
+    { behind: [{ ...writeOf(3), seq: 3 }] },
+    'nothing appended',
+  );
+  assert.equal(
+    (await readOverlayFile(file)).writes.map((w) => w.seq),
+    [1, 2, 3],
+  );
+});
+
 test('a torn last line (an append cut short) is left out at open with a warning naming it; the next write rewrites the file without it', async () => {
   const { file } = await storeWith(2);
   await appendFile(file, JSON.stringify({ ...writeOf(3), seq: 3 }).slice(0, 57));

@@ -256,6 +256,17 @@ test('the Redis sandbox store: a drop never rewinds the numbering, and the mark 
     assert.equal(seqOf(appended), { seq: 3 });
     assert.equal('mark' in appended && appended.mark, { before: marks.at(-1), after: await store.mark() });
     marks.push(await store.mark());
+    assert.equal(seqOf(await store.appendAll([by('y'), by('z')], 3)), { seq: 5 }, 'two writes in one step');
+    assert.equal(
+      (await store.since(3)).map((write) => [write.seq, write.account.uuid]),
+      [
+        [4, 'y'],
+        [5, 'z'],
+      ],
+    );
+    assert.equal((seqOf(await store.appendAll([by('x'), by('x')], 3)) as { behind: unknown[] }).behind.length, 2);
+    assert.is(await store.end(), 5, 'a batch behind appends nothing');
+    marks.push(await store.mark());
     await store.drop(() => false);
     assert.is(await store.mark(), marks.at(-1), 'a drop of nothing changes nothing');
     assert.is(new Set(marks).size, marks.length, `every change moves the mark: ${marks.join(' | ')}`);

@@ -30,15 +30,16 @@ const keysOf = ({ prefix }: RedisLog) =>
   [`${prefix}end`, `${prefix}writes`, `${prefix}drops`, `${prefix}appended`] as const;
 
 /**
- * Appends a write if the log still ends where the caller last saw it: its number and the
- * number of drops (the rest of the mark); 0 when it does not.
+ * Appends the writes ARGV[2], ARGV[3]… if the log still ends where the caller last saw it
+ * (ARGV[1]), in one step: the last one's number and the number of drops (the rest of the
+ * mark); 0 when it does not.
  */
 const APPEND = `
 local last = tonumber(redis.call('GET', KEYS[1]) or '0')
 if last ~= tonumber(ARGV[1]) then return 0 end
-local seq = last + 1
+for i = 2, #ARGV do redis.call('ZADD', KEYS[2], last + i - 1, (last + i - 1) .. ' ' .. ARGV[i]) end
+local seq = last + #ARGV - 1
 redis.call('SET', KEYS[1], seq)
-redis.call('ZADD', KEYS[2], seq, seq .. ' ' .. ARGV[2])
 redis.call('PUBLISH', KEYS[4], seq)
 return {seq, tonumber(redis.call('GET', KEYS[3]) or '0')}`;
 
@@ -60,7 +61,7 @@ type Scripted = Redis & {
     drops: string,
     channel: string,
     after: number,
-    json: string,
+    ...json: string[]
   ): Promise<0 | [number, number]>;
   logDrop(end: string, writes: string, drops: string, channel: string, ...args: number[]): Promise<number>;
 };
@@ -122,9 +123,14 @@ export class RedisOverlayStore implements OverlayStore, SandboxStore {
     return `${end ?? 0} ${drops ?? 0}`;
   }
 
-  async append(write: Omit<OverlayWrite, 'seq'>, after: number): Promise<Appended | { behind: OverlayWrite[] }> {
+  append(write: Omit<OverlayWrite, 'seq'>, after: number): Promise<Appended | { behind: OverlayWrite[] }> {
+    return this.appendAll([write], after);
+  }
+
+  async appendAll(writes: Omit<OverlayWrite, 'seq'>[], after: number): Promise<Appended | { behind: OverlayWrite[] }> {
     const keys = [this.#end, this.#writes, this.#drops, this.#channel] as const;
-    const taken = await this.#saving(() => this.#redis.overlayAppend(...keys, after, JSON.stringify(write)));
+    const json = writes.map((write) => JSON.stringify(write));
+    const taken = await this.#saving(() => this.#redis.overlayAppend(...keys, after, ...json));
     if (!taken) return { behind: await this.since(after) };
     const [seq, drops] = taken;
     return { seq, mark: { before: `${after} ${drops}`, after: `${seq} ${drops}` } };
