@@ -52,10 +52,10 @@ class Recording implements SandboxStore {
   }
 }
 
-async function classroom(file?: string) {
+async function classroom(file?: string, bounds = BOUNDS) {
   const served = new ServedCatalog(loaded.ok ? loaded.catalog : undefined, 2 ** 20);
   const store = new Recording(await LogFileOverlayStore.open(file ?? join(await tempDir(), 'sandboxes.json')));
-  const sandboxes = await Sandboxes.open(served, store, BOUNDS, log);
+  const sandboxes = await Sandboxes.open(served, store, bounds, log);
   const write = (username: string, stage: (draft: Draft) => ReturnType<typeof createRecord>) =>
     sandboxes.write({ caller: { uuid: `uuid-${username}`, username, role: 'BASIC' }, request: 'POST', stage });
   const create = (username: string, name = `Pier of ${username}`) =>
@@ -158,6 +158,19 @@ test("one account's writes in one batch stage in order, each on the one before; 
     assert.equal(sandboxes.changes('uuid-ana').writes, 3);
     // SANDBOX_WRITES counts the batch's writes too: ana holds 3, the most allowed.
     assert.equal(await Promise.all([settled(create('ana', 'Pier D')), settled(create('caio'))]), [409, 'kept']);
+  } finally {
+    sandboxes.close();
+  }
+});
+
+test('SANDBOX_MB counts the sandboxes a batch makes before its later writes: the one past it is refused alone', async () => {
+  // Room for two sandboxes (256 KB of response cache each, and their writes), not three.
+  const { sandboxes, store, create } = await classroom(undefined, { ...BOUNDS, bytes: 600 * 1024 });
+  try {
+    const answers = await Promise.all(['ana', 'bia', 'caio', 'ana'].map((username) => settled(create(username))));
+    assert.equal(answers, ['kept', 'kept', 409, 'kept']);
+    assert.equal(store.batches, [3]);
+    assert.not.ok(sandboxes.holds('uuid-caio'));
   } finally {
     sandboxes.close();
   }

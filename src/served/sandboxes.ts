@@ -226,8 +226,10 @@ export class Sandboxes {
     const staged = stageWrite(pending, catalog, this.now());
     const before = this.#index.get(uuid)?.writes.length;
     const held = batch.held(uuid) ?? before ?? 0;
-    await this.#bound(username, held, batch.bytes + staged.bytes + (held ? 0 : SANDBOX_CACHE_BYTES));
-    batch.add(staged, catalog, base, before ?? 0);
+    // A sandbox's first write counts its response cache too.
+    const bytes = staged.bytes + (held ? 0 : SANDBOX_CACHE_BYTES);
+    await this.#bound(username, held, batch.bytes + bytes);
+    batch.add({ ...staged, bytes }, catalog, base, before ?? 0);
   }
 
   /** Serves the writes of `batch`, kept as ending at `appended.seq`, and answers them. */
