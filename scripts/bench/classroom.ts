@@ -95,8 +95,8 @@ async function register(base: string, n: number): Promise<string> {
 /**
  * Student `student`'s writes, one after another: in turn a new location, its name changed, and
  * its pt-BR translation; `timed` receives each one's latency in ms. With `pace`, write `n` is
- * due at `first + n × everyMs` (open loop): it waits until then, and its latency counts from
- * then, so a write that starts late because the one before was slow counts that lateness too.
+ * due at `first + n × everyMs` (open loop): it is sent then, or as soon as the one before is
+ * answered if that is later, and that lateness counts in its latency (`until`).
  */
 async function writeAll(
   base: string,
@@ -122,11 +122,16 @@ async function writeAll(
   }
 }
 
-/** Waits until `performance.now()` reaches `due` (at once if past), and answers `due`. */
+/**
+ * Waits until `performance.now()` reaches `due`, and answers when the write's latency counts
+ * from: `due` when it is past already (the write before held the student: that wait counts),
+ * else the moment the timer fired (a timer the client fires late is not the server's doing).
+ */
 async function until(due: number): Promise<number> {
   const wait = due - performance.now();
-  if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
-  return due;
+  if (wait <= 0) return due;
+  await new Promise((resolve) => setTimeout(resolve, wait));
+  return performance.now();
 }
 
 /**
