@@ -13,18 +13,10 @@ import { caller } from './helpers/curator-calls.ts';
 import { dataFile, tempDir } from './helpers/http.ts';
 import { readOverlayFile } from './helpers/overlay-file.ts';
 import { startInProcess } from './helpers/in-process.ts';
+import { smallDisk } from './helpers/small-disk.ts';
 
 const run = promisify(execFile);
 const REGISTER = '/api/v1/auth/register';
-
-/** A tmpfs of `size` mounted on a fresh folder (CI runs as root); unmounted by the returned function. */
-async function smallDisk(size: string): Promise<{ dir: string; unmount: () => Promise<void> }> {
-  const dir = await tempDir();
-  await run('mount', ['-t', 'tmpfs', '-o', `size=${size}`, 'tmpfs', dir]).catch((error: Error) => {
-    throw new Error(`this test mounts a small tmpfs and needs root: ${error.message}`);
-  });
-  return { dir, unmount: () => run('umount', [dir]).then(() => undefined) };
-}
 
 /** Fills what is left of a small file system (at most 4 MB, so a mistake cannot fill a real disk) with one file. */
 async function fill(dir: string): Promise<string> {

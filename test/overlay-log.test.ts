@@ -5,7 +5,7 @@ import * as assert from 'uvu/assert';
 import { LogFileOverlayStore } from '../src/catalog-writes/file-store.ts';
 import type { OverlayWrite } from '../src/catalog-writes/store.ts';
 import { tempDir } from './helpers/http.ts';
-import { readOverlayFile } from './helpers/overlay-file.ts';
+import { readOverlayFile, seqOf } from './helpers/overlay-file.ts';
 
 const test = suite('the catalog overlay file: a log of one write a line');
 
@@ -24,7 +24,12 @@ async function storeWith(count: number): Promise<{ file: string; warnings: strin
   const file = join(await tempDir(), 'catalog-overlay.json');
   const warnings: string[] = [];
   const store = await LogFileOverlayStore.open(file, (line) => void warnings.push(line));
-  for (let n = 1; n <= count; n++) assert.equal(await store.append(writeOf(n), n - 1), { seq: n });
+  for (let n = 1; n <= count; n++) {
+    const before = await store.mark();
+    const appended = await store.append(writeOf(n), n - 1);
+    assert.equal(seqOf(appended), { seq: n });
+    assert.equal('mark' in appended && appended.mark, { before, after: await store.mark() }, 'the marks around it');
+  }
   return { file, warnings, store };
 }
 
@@ -58,6 +63,23 @@ test('each write is one line appended to the file, the lines before it untouched
   );
 });
 
+test('appendAll appends several writes as lines numbered in turn, in one step; behind as append is', async () => {
+  const { file, store } = await storeWith(1);
+  const first = await readFile(file, 'utf8');
+  assert.equal(seqOf(await store.appendAll([writeOf(2), writeOf(3)], 1)), { seq: 3 });
+  const lines = [2, 3].map((n) => `${JSON.stringify({ ...writeOf(n), seq: n })}\n`);
+  assert.is(await readFile(file, 'utf8'), first + lines.join(''));
+  assert.equal(
+    seqOf(await store.appendAll([writeOf(4), writeOf(5)], 2)),
+    { behind: [{ ...writeOf(3), seq: 3 }] },
+    'nothing appended',
+  );
+  assert.equal(
+    (await readOverlayFile(file)).writes.map((w) => w.seq),
+    [1, 2, 3],
+  );
+});
+
 test('a torn last line (an append cut short) is left out at open with a warning naming it; the next write rewrites the file without it', async () => {
   const { file } = await storeWith(2);
   await appendFile(file, JSON.stringify({ ...writeOf(3), seq: 3 }).slice(0, 57));
@@ -68,7 +90,7 @@ test('a torn last line (an append cut short) is left out at open with a warning 
     `${file}: line 4 (57 bytes) is an append that never completed, so never acknowledged: left out; the next write rewrites the file without it`,
   ]);
   assert.is(await readFile(file, 'utf8'), torn, 'opening changes nothing');
-  assert.equal(await store.append(writeOf(3), 2), { seq: 3 });
+  assert.equal(seqOf(await store.append(writeOf(3), 2)), { seq: 3 });
   assert.equal(
     (await readOverlayFile(file)).writes.map((w) => w.seq),
     [1, 2, 3],
@@ -129,7 +151,7 @@ test('the former format (one JSON document) is read as it is, and rewritten as a
     'is in the former format (one JSON document): read as it is; the next write rewrites it as a log',
   );
   assert.is(await readFile(file, 'utf8'), old, 'opening changes nothing');
-  assert.equal(await store.append(writeOf(5), 4), { seq: 5 });
+  assert.equal(seqOf(await store.append(writeOf(5), 4)), { seq: 5 });
   assert.equal(await readOverlayFile(file), {
     writes: [3, 4, 5].map((seq) => ({ ...writeOf(seq), seq })),
     exported: 2,
@@ -146,14 +168,14 @@ test('fold (export) rewrites the file with the later writes only; numbering goes
   const { store: exporter } = await reopen(file);
   await exporter.fold(2);
   assert.equal(await readOverlayFile(file), { writes: [{ ...writeOf(3), seq: 3 }], exported: 2 });
-  assert.equal(await store.append(writeOf(4), 3), { seq: 4 }, 'the server appends after the fold');
+  assert.equal(seqOf(await store.append(writeOf(4), 3)), { seq: 4 }, 'the server appends after the fold');
   assert.equal(
     (await readOverlayFile(file)).writes.map((w) => w.seq),
     [3, 4],
   );
   await exporter.fold(4);
   assert.equal(await readOverlayFile(file), { writes: [], exported: 4 });
-  assert.equal(await store.append(writeOf(5), 4), { seq: 5 });
+  assert.equal(seqOf(await store.append(writeOf(5), 4)), { seq: 5 });
   assert.equal(await (await reopen(file)).store.end(), 5);
 });
 
@@ -167,7 +189,7 @@ test('a drop forgets the writes it is given; numbering goes on after the last wr
   );
   const { store: reopened } = await reopen(file);
   assert.equal(await reopened.end(), 3, 'the file says it, for another process');
-  assert.equal(await reopened.append(writeOf(4), 3), { seq: 4 });
+  assert.equal(seqOf(await reopened.append(writeOf(4), 3)), { seq: 4 });
   assert.equal(await store.append(writeOf(5), 3), { behind: [{ ...writeOf(4), seq: 4 }] });
   await store.drop(() => true);
   assert.equal(await readOverlayFile(file), { writes: [], exported: 0 });

@@ -7,6 +7,7 @@ import { RedisServer } from '../scripts/lib/redis-server.ts';
 import { RedisOverlayStore } from '../src/catalog-writes/redis-store.ts';
 import { registered } from './helpers/accounts-app.ts';
 import { caller, graphqlData, type Answer, type Json } from './helpers/curator-calls.ts';
+import { seqOf } from './helpers/overlay-file.ts';
 import { startApp, tempDir, TEST_ENV, type TestServer } from './helpers/http.ts';
 import { runScript } from './helpers/spawn.ts';
 
@@ -240,8 +241,8 @@ test('the Redis sandbox store: a drop never rewinds the numbering, and the mark 
   });
   try {
     const marks = [await store.mark()];
-    assert.equal(await store.append(by('x'), 0), { seq: 1 });
-    assert.equal(await store.append(by('y'), 1), { seq: 2 });
+    assert.equal(seqOf(await store.append(by('x'), 0)), { seq: 1 });
+    assert.equal(seqOf(await store.append(by('y'), 1)), { seq: 2 });
     marks.push(await store.mark());
     await store.drop((write) => write.account.uuid === 'y');
     marks.push(await store.mark());
@@ -251,7 +252,20 @@ test('the Redis sandbox store: a drop never rewinds the numbering, and the mark 
       [1],
     );
     assert.equal(await store.append(by('x'), 1), { behind: [] });
-    assert.equal(await store.append(by('x'), 2), { seq: 3 });
+    const appended = await store.append(by('x'), 2);
+    assert.equal(seqOf(appended), { seq: 3 });
+    assert.equal('mark' in appended && appended.mark, { before: marks.at(-1), after: await store.mark() });
+    marks.push(await store.mark());
+    assert.equal(seqOf(await store.appendAll([by('y'), by('z')], 3)), { seq: 5 }, 'two writes in one step');
+    assert.equal(
+      (await store.since(3)).map((write) => [write.seq, write.account.uuid]),
+      [
+        [4, 'y'],
+        [5, 'z'],
+      ],
+    );
+    assert.equal((seqOf(await store.appendAll([by('x'), by('x')], 3)) as { behind: unknown[] }).behind.length, 2);
+    assert.is(await store.end(), 5, 'a batch behind appends nothing');
     marks.push(await store.mark());
     await store.drop(() => false);
     assert.is(await store.mark(), marks.at(-1), 'a drop of nothing changes nothing');

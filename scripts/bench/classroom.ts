@@ -11,6 +11,8 @@ export interface ClassroomOptions {
   sandboxes: number;
   /** Writes each of them makes, one after another. */
   writes: number;
+  /** Seconds between one student's writes in the paced row (each student starts at a random moment within them). */
+  pace: number;
   /** Rounds of each pair of reads, alternated; each `seconds` one-second slices per side. */
   rounds: number;
   seconds: number;
@@ -34,6 +36,8 @@ export interface ClassroomFigures {
   latencies: number[];
   /** The same for `writes` writes of one student alone, before the others write (sorted). */
   alone: number[];
+  /** The same students writing as many writes again at a human pace, one each `pace` seconds: each write's latency (sorted) and server CPU. */
+  paced: { latencies: number[]; cpuMs: number };
   /** Server CPU time (every thread) per sandbox write, in ms. */
   cpuMs: number;
   /** Memory after a collection, before the sandboxes' writes and after them. */
@@ -90,9 +94,18 @@ async function register(base: string, n: number): Promise<string> {
 
 /**
  * Student `student`'s writes, one after another: in turn a new location, its name changed, and
- * its pt-BR translation; `timed` receives each one's latency in ms.
+ * its pt-BR translation; `timed` receives each one's latency in ms. With `pace`, write `n` is
+ * due at `first + n × everyMs` (open loop): it is sent then, or as soon as the one before is
+ * answered if that is later, and that lateness counts in its latency (`until`).
  */
-async function writeAll(base: string, token: string, student: number, writes: number, timed: (ms: number) => void) {
+async function writeAll(
+  base: string,
+  token: string,
+  student: number,
+  writes: number,
+  timed: (ms: number) => void,
+  pace?: { first: number; everyMs: number },
+) {
   let location = '';
   for (let n = 0; n < writes; n++) {
     const name = `Place ${student}.${Math.floor(n / 3)}`;
@@ -102,11 +115,44 @@ async function writeAll(base: string, token: string, student: number, writes: nu
         : n % 3 === 1
           ? ['PATCH', `/api/v1/locations/${location}`, { name: `${name}, renamed` }]
           : ['POST', `/api/v1/locations/${location}/translations`, { language: 'pt-BR', name: `Lugar ${name}` }];
-    const started = performance.now();
+    const started = pace ? await until(pace.first + n * pace.everyMs) : performance.now();
     const answer = await call(base, method, path, token, body);
     timed(performance.now() - started);
     if (n % 3 === 0) location = (answer as { uuid: string }).uuid;
   }
+}
+
+/**
+ * Waits until `performance.now()` reaches `due`, and answers when the write's latency counts
+ * from: `due` when it is past already (the write before held the student: that wait counts),
+ * else the moment the timer fired (a timer the client fires late is not the server's doing).
+ */
+async function until(due: number): Promise<number> {
+  const wait = due - performance.now();
+  if (wait <= 0) return due;
+  await new Promise((resolve) => setTimeout(resolve, wait));
+  return performance.now();
+}
+
+/**
+ * The students of `tokens` writing `writes` writes each again, each one write every `pace`
+ * seconds from a random moment within the first `pace` seconds: a class at a human pace.
+ */
+async function paced(s: Child, tokens: string[], options: ClassroomOptions): Promise<ClassroomFigures['paced']> {
+  const latencies: number[] = [];
+  const everyMs = options.pace * 1000;
+  const start = performance.now();
+  const cpuBefore = await s.cpuSeconds();
+  await Promise.all(
+    tokens.map((token, student) =>
+      writeAll(origin(s), token, 1000 + student, options.writes, (ms) => latencies.push(ms), {
+        first: start + Math.random() * everyMs,
+        everyMs,
+      }),
+    ),
+  );
+  const cpuMs = (((await s.cpuSeconds()) - cpuBefore) * 1000) / latencies.length;
+  return { latencies: latencies.sort((x, y) => x - y), cpuMs };
 }
 
 /** `rounds` rounds of `seconds` one-second slices of each side in turn, the first side alternating. */
@@ -146,7 +192,7 @@ async function estimate(file: string): Promise<number> {
 /**
  * Server S (classroom mode, compiled, as deployed) with `sandboxes` students writing `writes`
  * writes each, all students at once: each write's latency and the memory they take (after a
- * collection); then reads by uuid on S by a sandboxed student against a signed-in one without
+ * collection); then as many again at a human pace (`paced`); then reads by uuid on S by a sandboxed student against a signed-in one without
  * a sandbox, and anonymous reads on S against server B (classroom mode, no sandbox).
  *
  * @example
@@ -193,6 +239,11 @@ export async function measureClassroom(options: ClassroomOptions): Promise<Class
     const after = await heapAfterGc(s);
     await heapAfterGc(b);
     const estimatedBytes = await estimate(join(work, 's', 'sandboxes.json'));
+    const perSecond = (options.sandboxes / options.pace).toFixed(1);
+    progress(
+      `the same ${options.sandboxes} students, ${options.writes} writes again each, one every ${options.pace} s (${perSecond} writes/s)`,
+    );
+    const human = await paced(s, tokens, options);
     const locations = (await (await fetch(`${base}/api/v1/locations`)).json()) as { uuid: string }[];
     const path = `/api/v1/locations/${locations[0]!.uuid}`;
     const sandboxed = await pair(
@@ -214,6 +265,7 @@ export async function measureClassroom(options: ClassroomOptions): Promise<Class
       writes: options.writes,
       latencies: latencies.sort((x, y) => x - y),
       alone: alone.sort((x, y) => x - y),
+      paced: human,
       cpuMs,
       before,
       after,

@@ -3,7 +3,7 @@ import { appendWhole } from '../lib/append-file.ts';
 import { writeWholeFile } from '../lib/whole-file.ts';
 import { fileVersion, underLock, versionOf } from '../lib/file-lock.ts';
 import { logLine, logText, readOverlay, type OverlayContent } from './write-log.ts';
-import { OverlayNotSaved, type OverlayStore, type OverlayWrite, type SandboxStore } from './store.ts';
+import { OverlayNotSaved, type Appended, type OverlayStore, type OverlayWrite, type SandboxStore } from './store.ts';
 import { prepareStoreFile } from '../lib/private-file.ts';
 import { StoreFileError } from '../lib/synced-json-file.ts';
 import { WriteQueue } from '../lib/write-queue.ts';
@@ -13,8 +13,8 @@ const lastOf = ({ writes, exported, last = 0 }: OverlayContent) => Math.max(writ
 
 /**
  * The catalog overlay in one file beside the accounts file, for one instance: a log, one JSON
- * line a write after a header line (`write-log.ts`). An append writes one line and flushes it
- * before it resolves, so a write costs the same however many are kept; on a failure (a full
+ * line a write after a header line (`write-log.ts`). An append writes its lines (one a write)
+ * and flushes them once before it resolves, so a write costs the same however many are kept; on a failure (a full
  * disk) the file is cut back to what it held. The file is rewritten whole (flushed, renamed
  * over it, the version it replaces kept as `<file>.previous`) only when export folds writes
  * into data/, or when it is not a clean log: the former whole-JSON format, or a torn last line.
@@ -55,14 +55,20 @@ export class LogFileOverlayStore implements OverlayStore, SandboxStore {
     return this.#onDisk(async () => lastOf(this.#content));
   }
 
-  append(write: Omit<OverlayWrite, 'seq'>, after: number): Promise<{ seq: number } | { behind: OverlayWrite[] }> {
+  append(write: Omit<OverlayWrite, 'seq'>, after: number): Promise<Appended | { behind: OverlayWrite[] }> {
+    return this.appendAll([write], after);
+  }
+
+  appendAll(writes: Omit<OverlayWrite, 'seq'>[], after: number): Promise<Appended | { behind: OverlayWrite[] }> {
     return this.#onDisk(async () => {
       const last = lastOf(this.#content);
       if (last !== after) return { behind: this.#after(after) };
-      const next = { ...write, seq: last + 1 };
-      if (this.#appendable) await this.#appendLine(next);
-      else await this.#rewrite({ ...this.#content, writes: [...this.#content.writes, next] });
-      return { seq: next.seq };
+      const numbered = writes.map((write, at) => ({ ...write, seq: last + 1 + at }));
+      // The version read under the lock: the file as it was just before this append.
+      const before = this.#version;
+      if (this.#appendable) await this.#appendLines(numbered);
+      else await this.#rewrite({ ...this.#content, writes: [...this.#content.writes, ...numbered] });
+      return { seq: last + numbered.length, mark: { before, after: this.#version } };
     });
   }
 
@@ -148,12 +154,13 @@ export class LogFileOverlayStore implements OverlayStore, SandboxStore {
     this.#version = version;
   }
 
-  async #appendLine(write: OverlayWrite): Promise<void> {
+  /** Appends `writes` as lines with one flush: all of them, or the file cut back to what it held. */
+  async #appendLines(writes: OverlayWrite[]): Promise<void> {
     try {
-      const stats = await appendWhole(this.file, logLine(write), this.#size);
+      const stats = await appendWhole(this.file, writes.map(logLine).join(''), this.#size);
       this.#size = stats.size;
       this.#version = versionOf(stats);
-      this.#content.writes.push(write);
+      this.#content.writes.push(...writes);
     } catch (error) {
       const left =
         (error as { truncated?: boolean }).truncated === false

@@ -1,6 +1,6 @@
 import type { Redis } from 'ioredis';
 import { HttpError } from '../lib/http-error.ts';
-import { OverlayNotSaved, type OverlayStore, type OverlayWrite, type SandboxStore } from './store.ts';
+import { OverlayNotSaved, type Appended, type OverlayStore, type OverlayWrite, type SandboxStore } from './store.ts';
 
 /** One numbered log of writes in Redis: where its keys start, and what messages call it. */
 export interface RedisLog {
@@ -29,15 +29,19 @@ export const SANDBOX_LOG: RedisLog = { prefix: '{catalog}:sandboxes:', name: 'sa
 const keysOf = ({ prefix }: RedisLog) =>
   [`${prefix}end`, `${prefix}writes`, `${prefix}drops`, `${prefix}appended`] as const;
 
-/** Appends a write if the log still ends where the caller last saw it; 0 when it does not. */
+/**
+ * Appends the writes ARGV[2], ARGV[3]… if the log still ends where the caller last saw it
+ * (ARGV[1]), in one step: the last one's number and the number of drops (the rest of the
+ * mark); 0 when it does not.
+ */
 const APPEND = `
 local last = tonumber(redis.call('GET', KEYS[1]) or '0')
 if last ~= tonumber(ARGV[1]) then return 0 end
-local seq = last + 1
+for i = 2, #ARGV do redis.call('ZADD', KEYS[2], last + i - 1, (last + i - 1) .. ' ' .. ARGV[i]) end
+local seq = last + #ARGV - 1
 redis.call('SET', KEYS[1], seq)
-redis.call('ZADD', KEYS[2], seq, seq .. ' ' .. ARGV[2])
-redis.call('PUBLISH', KEYS[3], seq)
-return seq`;
+redis.call('PUBLISH', KEYS[4], seq)
+return {seq, tonumber(redis.call('GET', KEYS[3]) or '0')}`;
 
 /**
  * Forgets the writes numbered ARGV[2], ARGV[3]… if nothing was appended since the caller read
@@ -51,7 +55,14 @@ redis.call('PUBLISH', KEYS[4], 'drop')
 return 1`;
 
 type Scripted = Redis & {
-  overlayAppend(end: string, writes: string, channel: string, after: number, json: string): Promise<number>;
+  overlayAppend(
+    end: string,
+    writes: string,
+    drops: string,
+    channel: string,
+    after: number,
+    ...json: string[]
+  ): Promise<0 | [number, number]>;
   logDrop(end: string, writes: string, drops: string, channel: string, ...args: number[]): Promise<number>;
 };
 
@@ -93,7 +104,7 @@ export class RedisOverlayStore implements OverlayStore, SandboxStore {
     this.#redis = redis as Scripted;
     [this.#end, this.#writes, this.#drops, this.#channel] = keysOf(log);
     if (typeof this.#redis.overlayAppend !== 'function')
-      redis.defineCommand('overlayAppend', { numberOfKeys: 3, lua: APPEND });
+      redis.defineCommand('overlayAppend', { numberOfKeys: 4, lua: APPEND });
     if (typeof this.#redis.logDrop !== 'function') redis.defineCommand('logDrop', { numberOfKeys: 4, lua: DROP });
   }
 
@@ -112,11 +123,17 @@ export class RedisOverlayStore implements OverlayStore, SandboxStore {
     return `${end ?? 0} ${drops ?? 0}`;
   }
 
-  async append(write: Omit<OverlayWrite, 'seq'>, after: number): Promise<{ seq: number } | { behind: OverlayWrite[] }> {
-    const seq = await this.#saving(() =>
-      this.#redis.overlayAppend(this.#end, this.#writes, this.#channel, after, JSON.stringify(write)),
-    );
-    return seq ? { seq } : { behind: await this.since(after) };
+  append(write: Omit<OverlayWrite, 'seq'>, after: number): Promise<Appended | { behind: OverlayWrite[] }> {
+    return this.appendAll([write], after);
+  }
+
+  async appendAll(writes: Omit<OverlayWrite, 'seq'>[], after: number): Promise<Appended | { behind: OverlayWrite[] }> {
+    const keys = [this.#end, this.#writes, this.#drops, this.#channel] as const;
+    const json = writes.map((write) => JSON.stringify(write));
+    const taken = await this.#saving(() => this.#redis.overlayAppend(...keys, after, ...json));
+    if (!taken) return { behind: await this.since(after) };
+    const [seq, drops] = taken;
+    return { seq, mark: { before: `${after} ${drops}`, after: `${seq} ${drops}` } };
   }
 
   async fold(through: number): Promise<void> {

@@ -14,6 +14,16 @@ export interface OverlayWrite {
 }
 
 /**
+ * An append that was taken: its number (of its last write), and the store's mark (`SandboxStore.mark`) just before
+ * and just after it. A writer whose last read saw `before` has seen everything but its own
+ * append, so it may take `after` as read instead of reading the store again.
+ */
+export interface Appended {
+  seq: number;
+  mark: { before: string; after: string };
+}
+
+/**
  * Where accepted catalog writes are kept (the overlay over data/), beside the accounts:
  * a JSON file, or the Redis the instances share. `append` resolves only once the write is
  * durable, so a 2xx may follow it.
@@ -27,7 +37,13 @@ export interface OverlayStore {
    * Adds `write` as number `after + 1` if the overlay still ends at `after`; otherwise the
    * writes this process has not seen yet, to apply before trying again.
    */
-  append(write: Omit<OverlayWrite, 'seq'>, after: number): Promise<{ seq: number } | { behind: OverlayWrite[] }>;
+  append(write: Omit<OverlayWrite, 'seq'>, after: number): Promise<Appended | { behind: OverlayWrite[] }>;
+  /**
+   * Adds `writes` as numbers `after + 1`, `after + 2`… in one step (one flush, one script):
+   * every one of them kept, or none (the error says why); `seq` is the last one's number.
+   * Behind as `append` is.
+   */
+  appendAll(writes: Omit<OverlayWrite, 'seq'>[], after: number): Promise<Appended | { behind: OverlayWrite[] }>;
   /**
    * Forgets the writes up to `through`, which `npm run catalog -- export` folded into data/.
    * Later writes and the numbering stay, so running instances go on as they were.
@@ -55,7 +71,7 @@ export class OverlayNotSaved extends HttpError {
  * write names its account): the overlay's format and guarantees, `drop` for a reset, and a
  * `mark` to notice cheaply what other processes changed.
  */
-export interface SandboxStore extends Pick<OverlayStore, 'since' | 'end' | 'append' | 'onChange' | 'close'> {
+export interface SandboxStore extends Pick<OverlayStore, 'since' | 'end' | 'appendAll' | 'onChange' | 'close'> {
   /**
    * Forgets the writes `leave` accepts, in one step (no append or drop by another process
    * comes between reading them and forgetting them); resolves once that is durable. The

@@ -62,8 +62,9 @@ export class SandboxIndex {
     sandbox.writes.push(write);
     // Idle since its last write, across a restart; a read counts as use too (Sandboxes.viewOf).
     sandbox.usedAt = Math.max(sandbox.usedAt, Date.parse(write.at) || Date.now());
-    sandbox.bytes += writeBytes(write);
-    this.#bytes += writeBytes(write);
+    const bytes = writeBytes(write);
+    sandbox.bytes += bytes;
+    this.#bytes += bytes;
     return sandbox;
   }
 

@@ -1,8 +1,5 @@
-import type { SandboxStore } from '../catalog-writes/store.ts';
-import { applyChanges } from '../catalog/edit/apply.ts';
+import type { Appended, SandboxStore } from '../catalog-writes/store.ts';
 import { historyLines } from '../catalog/edit/describe.ts';
-import { Draft } from '../catalog/edit/draft.ts';
-import { passGate } from '../catalog/edit/gate.ts';
 import type { WriteOutcome } from '../catalog/edit/operations.ts';
 import { replayWrites } from '../catalog/edit/replay.ts';
 import type { Logger } from '../config/logger.ts';
@@ -10,7 +7,8 @@ import { HttpError } from '../lib/http-error.ts';
 import { reportingOnce } from '../lib/report-once.ts';
 import { WriteQueue } from '../lib/write-queue.ts';
 import type { WriteRequest } from './curator.ts';
-import { SANDBOX_CACHE_BYTES, SandboxIndex, writeBytes } from './sandbox-index.ts';
+import { SandboxBatch, stageWrite, type Pending } from './sandbox-batch.ts';
+import { SANDBOX_CACHE_BYTES, SandboxIndex } from './sandbox-index.ts';
 import { servedOf, type Served, type ServedCatalog } from './served-catalog.ts';
 
 /** The bounds of the sandboxes (`SANDBOX_WRITES`, `SANDBOX_MB`, `SANDBOX_TTL`). */
@@ -32,7 +30,9 @@ const WRITE_TRIES = 5;
  * The classroom sandboxes: each account below MAINTAINER writes to its own, a list of writes
  * (the overlay's format) applied over the shared catalog as it is now. A write is staged on
  * the account's catalog and passes the curator's gate, is kept in the store, then served to
- * that account alone (`viewOf`), with a response cache of its own. When the shared catalog
+ * that account alone (`viewOf`), with a response cache of its own. Writes that arrive while
+ * others are being kept are kept together next, with one append (one flush of the file): each
+ * still staged and gated on its own account's catalog. When the shared catalog
  * changes, each sandbox is replayed over it at its next use; a write that no longer applies is
  * left out and listed by `changes`. Instances sharing the store (Redis) follow one another's
  * writes and resets as the store announces them, and every second in any case.
@@ -51,6 +51,12 @@ export class Sandboxes {
   #mark = '';
   /** A sync queued and not started yet, which the next call joins. */
   #syncing?: Promise<void>;
+  /** Writes waiting for the next batch. */
+  readonly #pending: Pending[] = [];
+  /** The batch queued and not started yet, which the next write joins. */
+  #batching?: Promise<void>;
+  /** A refresh queued and not started yet, which the next call joins (it reads the store after that call). */
+  #refreshing?: Promise<void>;
   #timer?: NodeJS.Timeout;
 
   private constructor(
@@ -110,27 +116,16 @@ export class Sandboxes {
 
   /**
    * Stages `request` on the caller's catalog, passes the gate, keeps it in the store, then
-   * serves it to the caller. When another instance wrote meanwhile, reads the store again and
-   * stages it anew on what the caller's sandbox holds now.
+   * serves it to the caller. Writes that arrive while a batch is being kept wait for the next
+   * one, kept together with one append (`#keepAll`).
    */
   write<T extends WriteOutcome>(request: WriteRequest<T>): Promise<T> {
-    return this.#queue.run(async () => {
-      for (let tries = 1; ; tries++) {
-        const outcome = await this.#tryWrite(request);
-        if (outcome) {
-          const { username, uuid } = request.caller;
-          const held = this.#index.get(uuid)?.writes.length;
-          this.log.info(`sandbox of '${username}': ${request.request} (${held} of ${this.bounds.writes} writes)`);
-          return outcome;
-        }
-        await this.#load();
-        if (tries === WRITE_TRIES)
-          throw new HttpError(
-            503,
-            'The sandboxes kept being changed by other instances meanwhile: nothing was kept, retry',
-            { 'Retry-After': '1' },
-          );
-      }
+    return new Promise<T>((resolve, reject) => {
+      this.#pending.push({ request, resolve: resolve as (outcome: WriteOutcome) => void, reject });
+      this.#batching ??= this.#queue.run(() => {
+        this.#batching = undefined;
+        return this.#keepAll(this.#pending.splice(0));
+      });
     });
   }
 
@@ -165,7 +160,10 @@ export class Sandboxes {
    * through another instance, acknowledged before this request, is what it is checked against.
    */
   refresh(): Promise<void> {
-    return this.#queue.run(() => this.#refresh());
+    return (this.#refreshing ??= this.#queue.run(() => {
+      this.#refreshing = undefined;
+      return this.#refresh();
+    }));
   }
 
   /** Reads the store again if another process changed it (a write or a reset elsewhere), and drops idle sandboxes. */
@@ -182,26 +180,76 @@ export class Sandboxes {
     this.store.close();
   }
 
-  /** One try of `write`: the outcome, or undefined when the store took writes this instance has not read. */
-  async #tryWrite<T extends WriteOutcome>(request: WriteRequest<T>): Promise<T | undefined> {
-    const { uuid, username } = request.caller;
-    const catalog = (this.viewOf(uuid) ?? this.served.shared).catalog;
+  /**
+   * Keeps `pending` (writes of any accounts) with one append, each answered once it is durable:
+   * each staged on its account's catalog and gated (a refused one answered alone), then those
+   * that passed appended in one step. When another instance wrote meanwhile, reads the store
+   * again and stages them anew on what it holds now. A failed append fails them all, nothing kept.
+   */
+  async #keepAll(pending: Pending[]): Promise<void> {
+    try {
+      for (let tries = 1; ; tries++) {
+        const batch = await this.#stageAll(pending);
+        if (!batch.staged.length) return;
+        const appended = await this.store.appendAll(
+          batch.staged.map((staged) => staged.kept),
+          this.#seq,
+        );
+        if (!('behind' in appended)) return this.#serve(batch, appended);
+        pending = batch.staged.map((staged) => staged.pending);
+        await this.#load();
+        if (tries === WRITE_TRIES)
+          throw new HttpError(
+            503,
+            'The sandboxes kept being changed by other instances meanwhile: nothing was kept, retry',
+            { 'Retry-After': '1' },
+          );
+      }
+    } catch (error) {
+      // Those already answered (refused by the gate) keep their answer.
+      for (const { reject } of pending) reject(error);
+    }
+  }
+
+  /** Stages each of `pending` in order, in one batch; those refused are answered at once and left out. */
+  async #stageAll(pending: Pending[]): Promise<SandboxBatch> {
+    const batch = new SandboxBatch();
+    for (const write of pending) {
+      try {
+        await this.#stage(write, batch);
+      } catch (error) {
+        write.reject(error);
+      }
+    }
+    return batch;
+  }
+
+  /** Stages one write on its account's catalog (with its writes earlier in `batch`), through the gate and the bounds, into `batch`. */
+  async #stage(pending: Pending, batch: SandboxBatch): Promise<void> {
+    const { uuid, username } = pending.request.caller;
     const base = this.served.shared.catalog;
-    request.precondition?.(catalog);
-    const draft = new Draft(catalog);
-    const outcome = request.stage(draft);
-    passGate(draft, outcome);
-    const sandbox = this.#index.get(uuid);
-    const kept = { at: new Date(this.now()).toISOString(), account: { uuid, username }, request: request.request };
-    const bytes = writeBytes(outcome) + (sandbox ? 0 : SANDBOX_CACHE_BYTES);
-    await this.#bound(username, sandbox?.writes.length ?? 0, bytes);
-    const appended = await this.store.append({ ...kept, changes: outcome.changes }, this.#seq);
-    if ('behind' in appended) return undefined;
+    const catalog = batch.catalogOf(uuid) ?? (this.viewOf(uuid) ?? this.served.shared).catalog;
+    const staged = stageWrite(pending, catalog, this.now());
+    const before = this.#index.get(uuid)?.writes.length;
+    const held = batch.held(uuid) ?? before ?? 0;
+    // A sandbox's first write counts its response cache too.
+    const bytes = staged.bytes + (held ? 0 : SANDBOX_CACHE_BYTES);
+    await this.#bound(username, held, batch.bytes + bytes);
+    batch.add({ ...staged, bytes }, catalog, base, before ?? 0);
+  }
+
+  /** Serves the writes of `batch`, kept as ending at `appended.seq`, and answers them. */
+  #serve(batch: SandboxBatch, appended: Appended): void {
     this.#seq = appended.seq;
-    const own = this.#index.add({ ...kept, changes: outcome.changes, seq: appended.seq });
-    const version = `${base.version}~${appended.seq}`;
-    own.view = { base, served: servedOf(applyChanges(catalog, outcome.changes, version), SANDBOX_CACHE_BYTES) };
-    return outcome;
+    // The store read last is the store before this append: no need to read it again for it.
+    if (appended.mark.before === this.#mark) this.#mark = appended.mark.after;
+    const held = batch.keepIn(this.#index, appended.seq);
+    batch.staged.forEach(({ pending, outcome, kept }, at) => {
+      this.log.info(
+        `sandbox of '${kept.account.username}': ${kept.request} (${held[at]} of ${this.bounds.writes} writes)`,
+      );
+      pending.resolve(outcome);
+    });
   }
 
   /** Refuses a write past `SANDBOX_WRITES` or `SANDBOX_MB` (idle sandboxes dropped first), naming the bound and how to reset. */

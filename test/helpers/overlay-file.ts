@@ -1,4 +1,5 @@
 import { readFile } from 'node:fs/promises';
+import type { OverlayWrite } from '../../src/catalog-writes/store.ts';
 
 /** The catalog overlay file as the tests read it: its header's `exported`, then one write a line. */
 export async function readOverlayFile<Write = Record<string, unknown>>(
@@ -11,3 +12,7 @@ export async function readOverlayFile<Write = Record<string, unknown>>(
     exported: (JSON.parse(header!) as { exported: number }).exported,
   };
 }
+
+/** An append's answer without its marks: `{ seq }`, or `{ behind }` as it is. */
+export const seqOf = (appended: { seq: number } | { behind: OverlayWrite[] }) =>
+  'seq' in appended ? { seq: appended.seq } : appended;
