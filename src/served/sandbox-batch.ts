@@ -105,7 +105,8 @@ export class SandboxBatch {
       const { base, before, changes } = this.#accounts.get(account)!;
       // A write's number is never taken twice (not even after a reset), so the version names one content.
       const catalog = applyChanges(before, changes, `${base.version}~${last}`);
-      index.get(account)!.view = { base, served: servedOf(catalog, SANDBOX_CACHE_BYTES) };
+      const sandbox = index.get(account)!;
+      sandbox.view = { base, served: servedOf(catalog, SANDBOX_CACHE_BYTES, sandbox.view?.served) };
     }
     return held;
   }

@@ -1,7 +1,5 @@
 import type { Appended, SandboxStore } from '../catalog-writes/store.ts';
-import { historyLines } from '../catalog/edit/describe.ts';
 import type { WriteOutcome } from '../catalog/edit/operations.ts';
-import { replayWrites } from '../catalog/edit/replay.ts';
 import type { Logger } from '../config/logger.ts';
 import { HttpError } from '../lib/http-error.ts';
 import { reportingOnce } from '../lib/report-once.ts';
@@ -9,14 +7,9 @@ import { WriteQueue } from '../lib/write-queue.ts';
 import type { WriteRequest } from './curator.ts';
 import { SandboxBatch, stageWrite, type Pending } from './sandbox-batch.ts';
 import { SANDBOX_CACHE_BYTES, SandboxIndex } from './sandbox-index.ts';
-import { servedOf, type Served, type ServedCatalog } from './served-catalog.ts';
-
-/** The bounds of the sandboxes (`SANDBOX_WRITES`, `SANDBOX_MB`, `SANDBOX_TTL`). */
-export interface SandboxBounds {
-  writes: number;
-  bytes: number;
-  idleMs: number;
-}
+import { refuseOverMemory, refuseOverWrites, type SandboxBounds } from './sandbox-bounds.ts';
+import { SandboxViews } from './sandbox-views.ts';
+import type { ServedCatalog } from './served-catalog.ts';
 
 /**
  * How often the store is looked at for changes made elsewhere (another instance's writes and
@@ -42,9 +35,8 @@ const WRITE_TRIES = 5;
  * await sandboxes.write({ caller, request: 'POST /api/v1/actors', stage: (draft) => createRecord(draft, 'actors', body) });
  * served.within(() => sandboxes.viewOf(caller.uuid), next); // that account's reads see its writes
  */
-export class Sandboxes {
+export class Sandboxes extends SandboxViews {
   readonly #queue = new WriteQueue();
-  readonly #index = new SandboxIndex();
   /** The number of the last write this instance knows the store took: its next append comes after it. */
   #seq = 0;
   /** The store's mark when its writes were last read: they are read again once it differs. */
@@ -60,12 +52,14 @@ export class Sandboxes {
   #timer?: NodeJS.Timeout;
 
   private constructor(
-    private readonly served: ServedCatalog,
+    served: ServedCatalog,
     private readonly store: SandboxStore,
     private readonly bounds: SandboxBounds,
-    private readonly log: Logger,
-    private readonly now: () => number,
-  ) {}
+    log: Logger,
+    now: () => number,
+  ) {
+    super(served, new SandboxIndex(), log, now);
+  }
 
   static async open(
     served: ServedCatalog,
@@ -86,34 +80,6 @@ export class Sandboxes {
     return sandboxes;
   }
 
-  /** Whether `account` has writes of its own: its reads are then answered from its sandbox. */
-  holds(account: string): boolean {
-    return this.#index.get(account) !== undefined;
-  }
-
-  /** The catalog `account` reads as last built for the shared catalog now: unlike `viewOf`, not a use, and nothing is built. */
-  builtView(account: string): Served | undefined {
-    const view = this.#index.get(account)?.view;
-    return view?.base === this.served.shared.catalog ? view.served : undefined;
-  }
-
-  /** The catalog `account` reads: its sandbox's, or undefined for the shared one. */
-  viewOf(account: string): Served | undefined {
-    const sandbox = this.#index.get(account);
-    if (!sandbox) return undefined;
-    sandbox.usedAt = this.now();
-    const base = this.served.shared.catalog;
-    if (sandbox.view?.base !== base) {
-      // A write's number is never taken twice (not even after a reset), so the version names one content.
-      const version = `${base.version}~${sandbox.writes.at(-1)!.seq}`;
-      const { catalog, skipped } = replayWrites(base, sandbox.writes, version);
-      if (skipped.length)
-        this.log.info(`sandbox of '${sandbox.account.username}': ${skipped.length} write(s) left out`);
-      sandbox.view = { base, served: servedOf(catalog, SANDBOX_CACHE_BYTES) };
-    }
-    return sandbox.view.served;
-  }
-
   /**
    * Stages `request` on the caller's catalog, passes the gate, keeps it in the store, then
    * serves it to the caller. Writes that arrive while a batch is being kept wait for the next
@@ -129,16 +95,6 @@ export class Sandboxes {
     });
   }
 
-  /** The caller's writes as `npm run catalog -- changes` lists them, with those that no longer apply and why (not a use: see `viewOf`). */
-  changes(account: string): { writes: number; lines: string[] } {
-    const sandbox = this.#index.get(account);
-    if (!sandbox) return { writes: 0, lines: [] };
-    return {
-      writes: sandbox.writes.length,
-      lines: historyLines(replayWrites(this.served.shared.catalog, sandbox.writes, 'listing')),
-    };
-  }
-
   /**
    * Forgets the sandbox of `account` (every account's when undefined), with what other
    * instances wrote to it until now; resolves with how many were reset.
@@ -146,8 +102,8 @@ export class Sandboxes {
   reset(account?: string): Promise<number> {
     return this.#queue.run(async () => {
       await this.#refresh();
-      const owner = account === undefined ? undefined : this.#index.get(account)?.account.username;
-      const reset = await this.#drop(account === undefined ? this.#index.all().map((s) => s.account.uuid) : [account]);
+      const owner = account === undefined ? undefined : this.index.get(account)?.account.username;
+      const reset = await this.#drop(account === undefined ? this.index.all().map((s) => s.account.uuid) : [account]);
       if (account === undefined) this.log.info(`every sandbox reset: ${reset} dropped`);
       else if (owner) this.log.info(`sandbox of '${owner}' reset`);
       return reset;
@@ -230,7 +186,7 @@ export class Sandboxes {
     const base = this.served.shared.catalog;
     const catalog = batch.catalogOf(uuid) ?? (this.viewOf(uuid) ?? this.served.shared).catalog;
     const staged = stageWrite(pending, catalog, this.now());
-    const before = this.#index.get(uuid)?.writes.length;
+    const before = this.index.get(uuid)?.writes.length;
     const held = batch.held(uuid) ?? before ?? 0;
     // A sandbox's first write counts its response cache too.
     const bytes = staged.bytes + (held ? 0 : SANDBOX_CACHE_BYTES);
@@ -243,7 +199,7 @@ export class Sandboxes {
     this.#seq = appended.seq;
     // The store read last is the store before this append: no need to read it again for it.
     if (appended.mark.before === this.#mark) this.#mark = appended.mark.after;
-    const held = batch.keepIn(this.#index, appended.seq);
+    const held = batch.keepIn(this.index, appended.seq);
     batch.staged.forEach(({ pending, outcome, kept }, at) => {
       this.log.info(
         `sandbox of '${kept.account.username}': ${kept.request} (${held[at]} of ${this.bounds.writes} writes)`,
@@ -254,23 +210,14 @@ export class Sandboxes {
 
   /** Refuses a write past `SANDBOX_WRITES` or `SANDBOX_MB` (idle sandboxes dropped first), naming the bound and how to reset. */
   async #bound(username: string, held: number, bytes: number): Promise<void> {
-    const reset = 'reset it with DELETE /api/v1/sandbox (or ask the teacher: npm run classroom -- reset)';
-    if (held >= this.bounds.writes)
-      throw new HttpError(
-        409,
-        `The sandbox of '${username}' holds ${held} writes, the most SANDBOX_WRITES allows: nothing was changed; ${reset}`,
-      );
-    if (this.#index.bytes + bytes > this.bounds.bytes) await this.#dropIdle();
-    if (this.#index.bytes + bytes > this.bounds.bytes)
-      throw new HttpError(
-        409,
-        `The sandboxes take all the memory SANDBOX_MB gives them (${this.bounds.bytes / 2 ** 20} MB): nothing was changed; ${reset}`,
-      );
+    refuseOverWrites(this.bounds, username, held);
+    if (this.index.bytes + bytes > this.bounds.bytes) await this.#dropIdle();
+    refuseOverMemory(this.bounds, this.index.bytes + bytes);
   }
 
   #dropIdle(): Promise<number> {
     const idle = this.now() - this.bounds.idleMs;
-    return this.#drop(this.#index.all().flatMap((s) => (s.usedAt < idle ? [s.account.uuid] : [])));
+    return this.#drop(this.index.all().flatMap((s) => (s.usedAt < idle ? [s.account.uuid] : [])));
   }
 
   /** Reads the store whole: where its numbering ends (after a reset too), and every write. */
@@ -285,7 +232,7 @@ export class Sandboxes {
     const mark = await this.store.mark();
     if (mark === this.#mark) return;
     const writes = await this.store.since(0);
-    this.#index.fill(writes);
+    this.index.fill(writes);
     this.#seq = Math.max(this.#seq, writes.at(-1)?.seq ?? 0);
     this.#mark = mark;
   }
@@ -297,12 +244,12 @@ export class Sandboxes {
   async #drop(accounts: readonly string[]): Promise<number> {
     const last = new Map<string, number>();
     for (const account of accounts) {
-      const sandbox = this.#index.get(account);
+      const sandbox = this.index.get(account);
       if (sandbox) last.set(account, sandbox.writes.at(-1)!.seq);
     }
     if (!last.size) return 0;
     await this.store.drop((write) => write.seq <= (last.get(write.account.uuid) ?? 0));
-    for (const account of last.keys()) this.#index.remove(account);
+    for (const account of last.keys()) this.index.remove(account);
     return last.size;
   }
 }
