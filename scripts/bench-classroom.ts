@@ -3,7 +3,7 @@
 // their latency and memory, then as many again at a human pace (each student one write every
 // --pace seconds, 2 by default), and what the sandboxes cost reads by uuid, sandboxed or not.
 import { parseArgs } from 'node:util';
-import { describeMachine, replaceSection } from './bench/document.ts';
+import { recordSection } from './bench/document.ts';
 import { measureClassroom, type ClassroomOptions } from './bench/classroom.ts';
 import { classroomTable } from './bench/classroom-report.ts';
 
@@ -45,9 +45,5 @@ if (
 const text = classroomTable(await measureClassroom(options), options);
 console.log(text);
 if (!quick) {
-  const file = await replaceSection(
-    'classroom',
-    `## Classroom sandboxes (npm run bench:classroom)\n\n${await describeMachine()}\n\n${text}\n`,
-  );
-  console.error(`wrote ${file}`);
+  await recordSection('classroom', 'Classroom sandboxes (npm run bench:classroom)', text);
 }

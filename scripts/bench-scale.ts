@@ -2,7 +2,7 @@
 // Cold starts of the embedded catalog beside a bare node:http server (on this node and on each
 // --node binary), then boot time, memory and latency on generated catalogs.
 import { parseArgs } from 'node:util';
-import { describeMachine, replaceSection } from './bench/document.ts';
+import { recordSection } from './bench/document.ts';
 import { measureColdStarts, measureNpmStart } from './bench/cold-start.ts';
 import { bootTable, coldStartTable, scaleTable } from './bench/report.ts';
 import { measureScale } from './bench/scale.ts';
@@ -44,9 +44,5 @@ const settings = `${connections} connections, ${seconds} s per query after a 1 s
 const text = `${coldStartTable(cold, npmStartMs, runs)}\n\n${coldNote}\n\n${bootTable(rows)}\n\n${bootNote}\n\n${scaleTable(rows)}\n\n${settings}`;
 console.log(text);
 if (!quick) {
-  const file = await replaceSection(
-    'scale',
-    `## Scale (npm run bench:scale)\n\n${await describeMachine()}\n\n${text}\n`,
-  );
-  console.error(`wrote ${file}`);
+  await recordSection('scale', 'Scale (npm run bench:scale)', text);
 }

@@ -2,7 +2,7 @@
 // Hostile unique-URL traffic of each kind against the compiled server, RSS read as it runs.
 // --side-by-side runs the cache sizes at once, one server each (half the time, each with half the machine).
 import { parseArgs } from 'node:util';
-import { describeMachine, replaceSection } from './bench/document.ts';
+import { recordSection } from './bench/document.ts';
 import { soakTable } from './bench/report.ts';
 import { HOSTILE_CLIENTS } from './bench/hostile.ts';
 import { soak, SOAK_KINDS, type SoakKind, type SoakResult } from './bench/soak.ts';
@@ -57,9 +57,5 @@ const text = `${soakTable(results, sampleSeconds)}\n\n${connections} connections
 console.log(text);
 // A partial run (--kinds) prints its rows and leaves BENCHMARKS.md as it is.
 if (!quick && !values.kinds) {
-  const file = await replaceSection(
-    'soak',
-    `## Memory under hostile traffic (npm run bench:soak)\n\n${await describeMachine()}\n\n${text}\n`,
-  );
-  console.error(`wrote ${file}`);
+  await recordSection('soak', 'Memory under hostile traffic (npm run bench:soak)', text);
 }

@@ -4,7 +4,7 @@
 // readers of the embedded catalog.
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { describeMachine, replaceSection } from './bench/document.ts';
+import { recordSection } from './bench/document.ts';
 import { writesTables } from './bench/report.ts';
 import {
   measureReadsUnderWrites,
@@ -56,9 +56,5 @@ const reads = await measureReadsUnderWrites(['/api/v1/episodes', `/api/v1/actors
 const text = writesTables(latency, pileUp, reads, options);
 console.log(text);
 if (!quick) {
-  const file = await replaceSection(
-    'writes',
-    `## Catalog writes (npm run bench:writes)\n\n${await describeMachine()}\n\n${text}\n`,
-  );
-  console.error(`wrote ${file}`);
+  await recordSection('writes', 'Catalog writes (npm run bench:writes)', text);
 }

@@ -1,7 +1,7 @@
 // npm run bench [-- --data DIR] [--quick] [--rounds N] [--seconds S] [--connections C] [--only NAME] [--pin]
 // Our server against a node:http baseline replaying its bytes and against json-server; then hostile GraphQL beside REST reads.
 import { parseArgs } from 'node:util';
-import { describeMachine, replaceSection } from './bench/document.ts';
+import { recordSection } from './bench/document.ts';
 import { measureHostile } from './bench/hostile.ts';
 import { hostileTable, throughputTable } from './bench/report.ts';
 import { measureThroughput } from './bench/throughput.ts';
@@ -62,9 +62,5 @@ const text = parts.join('\n\n');
 console.log(text);
 // A partial run (--only) prints its rows and leaves BENCHMARKS.md as it is.
 if (!quick && !values.only) {
-  const file = await replaceSection(
-    'throughput',
-    `## Throughput (npm run bench)\n\n${await describeMachine()}\n\n${text}\n`,
-  );
-  console.error(`wrote ${file}`);
+  await recordSection('throughput', 'Throughput (npm run bench)', text);
 }

@@ -40,3 +40,15 @@ export async function replaceSection(name: string, text: string): Promise<string
   await writeFile(FILE, next);
   return FILE;
 }
+
+/**
+ * Writes a bench's `text` (its tables) as the section `name` of docs/BENCHMARKS.md, under
+ * `heading` and the machine it was measured on, and says so on stderr.
+ *
+ * @example
+ * await recordSection('scale', 'Scale (npm run bench:scale)', text);
+ */
+export async function recordSection(name: string, heading: string, text: string): Promise<void> {
+  const file = await replaceSection(name, `## ${heading}\n\n${await describeMachine()}\n\n${text}\n`);
+  console.error(`wrote ${file}`);
+}
