@@ -146,7 +146,7 @@ export class JsonFileAccountStore implements AccountStore {
   async #reload(): Promise<void> {
     // The version is taken before reading: if the file is replaced in between, the next
     // check sees a newer version and reads again, rather than trusting stale content.
-    const version = await fileVersion(this.file);
+    const version = fileVersion(this.file);
     if (version === this.#state.version) return;
     if (version === 'missing') {
       this.#state = snapshot([], version);
@@ -177,7 +177,7 @@ export class JsonFileAccountStore implements AccountStore {
             this.warn(`accounts not saved: writing ${this.file} failed (${reason}); the file is unchanged`);
             throw new AccountsNotSaved(this.file, reason);
           }
-          this.#state = snapshot(next, await fileVersion(this.file));
+          this.#state = snapshot(next, fileVersion(this.file));
         }
         return result;
       }),

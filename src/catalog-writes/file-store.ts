@@ -99,7 +99,7 @@ export class LogFileOverlayStore implements OverlayStore, SandboxStore {
   }
 
   /** The file's version (inode, size, times): an append or a rewrite by any process changes it. */
-  mark(): Promise<string> {
+  async mark(): Promise<string> {
     return fileVersion(this.file);
   }
 
@@ -123,7 +123,7 @@ export class LogFileOverlayStore implements OverlayStore, SandboxStore {
 
   /** Reads the file again if anything but this store changed it (another process, a hand edit). */
   async #reload(): Promise<void> {
-    const version = await fileVersion(this.file);
+    const version = fileVersion(this.file);
     if (version === this.#version) return;
     const text = await readFile(this.file, 'utf8').catch((error: NodeJS.ErrnoException) => {
       if (error.code === 'ENOENT') return undefined;
@@ -175,7 +175,7 @@ export class LogFileOverlayStore implements OverlayStore, SandboxStore {
     const text = logText(content);
     try {
       await writeWholeFile(this.file, text, { mode: 0o600, keepPrevious: true });
-      this.#version = await fileVersion(this.file);
+      this.#version = fileVersion(this.file);
     } catch (error) {
       throw this.#notSaved(error, 'the file is unchanged');
     }

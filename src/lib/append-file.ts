@@ -1,9 +1,7 @@
-import { constants, type Stats } from 'node:fs';
-import { open } from 'node:fs/promises';
-import type { WriteSome } from './whole-file.ts';
+import { closeSync, constants, fdatasync, fstatSync, ftruncateSync, openSync, writeSync, type Stats } from 'node:fs';
+import { promisify } from 'node:util';
 
-const writeSome: WriteSome = async (handle, buffer, offset, length) =>
-  (await handle.write(buffer, offset, length)).bytesWritten;
+const flush = promisify(fdatasync);
 
 /**
  * Appends `data` to the existing `file`, which holds `size` bytes, completely or not at all:
@@ -13,22 +11,21 @@ const writeSome: WriteSome = async (handle, buffer, offset, length) =>
  * holds what it held; if even that fails the error carries `truncated: false`, and the bytes
  * after `size` are an incomplete last line for the reader to drop.
  *
+ * Only the flush waits in libuv's thread pool: opening, writing a few hundred bytes to the page
+ * cache, reading the stats and closing take microseconds, less than the two thread wake-ups each
+ * would cost asynchronously (see `underLock`).
+ *
  * @example
  * const stats = await appendWhole('var/catalog-overlay.json', '{"seq":7,…}\n', 8_192);
  */
-export async function appendWhole(
-  file: string,
-  data: string,
-  size: number,
-  write: WriteSome = writeSome,
-): Promise<Stats> {
+export async function appendWhole(file: string, data: string, size: number): Promise<Stats> {
   const bytes = Buffer.from(data);
   // O_APPEND without O_CREAT: a file removed meanwhile is an error, never a new file without its header.
-  const handle = await open(file, constants.O_WRONLY | constants.O_APPEND);
+  const fd = openSync(file, constants.O_WRONLY | constants.O_APPEND);
   try {
     try {
       for (let offset = 0; offset < bytes.length;) {
-        const written = await write(handle, bytes, offset, bytes.length - offset);
+        const written = writeSync(fd, bytes, offset, bytes.length - offset);
         if (written <= 0)
           throw Object.assign(new Error(`ENOSPC: no byte written at ${offset} of ${bytes.length}, ${file}`), {
             code: 'ENOSPC',
@@ -36,19 +33,24 @@ export async function appendWhole(
           });
         offset += written;
       }
-      await handle.sync();
+      await flush(fd);
     } catch (error) {
-      const truncated = await handle
-        .truncate(size)
-        .then(() => handle.sync())
-        .then(
-          () => true,
-          () => false,
-        );
+      const truncated = await cutBack(fd, size);
       throw Object.assign(error as Error, { truncated });
     }
-    return await handle.stat();
+    return fstatSync(fd);
   } finally {
-    await handle.close();
+    closeSync(fd);
+  }
+}
+
+/** Cuts the file open as `fd` back to `size` bytes and flushes it; whether that worked. */
+async function cutBack(fd: number, size: number): Promise<boolean> {
+  try {
+    ftruncateSync(fd, size);
+    await flush(fd);
+    return true;
+  } catch {
+    return false;
   }
 }

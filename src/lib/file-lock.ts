@@ -1,12 +1,35 @@
-import type { Stats } from 'node:fs';
-import { stat } from 'node:fs/promises';
+import fs, { statSync, type Stats } from 'node:fs';
 import { lock } from 'proper-lockfile';
 import { StoreFileError } from './synced-json-file.ts';
+
+/** The file-system calls proper-lockfile makes, run synchronously: see `underLock`. */
+const LOCK_CALLS = ['mkdir', 'realpath', 'stat', 'rmdir', 'utimes'] as const;
+const lockFs = Object.fromEntries(
+  LOCK_CALLS.map((name) => [
+    name,
+    (...args: unknown[]) => {
+      const done = args.pop() as (error: unknown, result?: unknown) => void;
+      let result: unknown;
+      try {
+        result = (fs[`${name}Sync`] as (...a: unknown[]) => unknown)(...args);
+      } catch (error) {
+        return done(error);
+      }
+      done(null, result);
+    },
+  ]),
+);
 
 /**
  * Holds `<file>.lock` while `change` runs, so that the server and a command-line tool
  * (`npm run accounts`, `npm run catalog`) never write `file` over each other. A lock left by a
  * killed process is taken over once 5 s old; waiting gives up after 7.5 s.
+ *
+ * The lock directory is made, checked and removed with synchronous calls of a few
+ * microseconds: each asynchronous one is a round trip to libuv's thread pool, and those thread
+ * wake-ups were a good part of a catalog write's CPU time. A held lock is still waited for on
+ * timers. (proper-lockfile's own `lockSync` copies the whole `fs` module at each call and
+ * forgets what it learnt of the disk's mtime precision, so it probes again every time.)
  *
  * @example
  * await underLock('var/accounts.json', log.warn, async () => { … read, decide, write … });
@@ -16,6 +39,7 @@ export async function underLock<T>(file: string, warn: (line: string) => void, c
     realpath: false,
     stale: 5_000,
     retries: { retries: 150, factor: 1, minTimeout: 50, maxTimeout: 50 },
+    fs: lockFs,
     onCompromised: (error) => warn(`lock on ${file} compromised: ${error.message}`),
   });
   try {
@@ -27,11 +51,12 @@ export async function underLock<T>(file: string, warn: (line: string) => void, c
 
 /**
  * Changes whenever the file is replaced (a whole write renames a new inode over it) or
- * appended to; `missing` when there is no file.
+ * appended to; `missing` when there is no file. A synchronous `stat`, for the reason
+ * `underLock` gives.
  */
-export async function fileVersion(file: string): Promise<string> {
+export function fileVersion(file: string): string {
   try {
-    return versionOf(await stat(file));
+    return versionOf(statSync(file));
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return 'missing';
     throw new StoreFileError(file, `cannot be read (${(error as NodeJS.ErrnoException).code})`);
