@@ -193,7 +193,8 @@ async function estimate(file: string): Promise<number> {
  * Server S (classroom mode, compiled, as deployed) with `sandboxes` students writing `writes`
  * writes each, all students at once: each write's latency and the memory they take (after a
  * collection); then as many again at a human pace (`paced`); then reads by uuid on S by a sandboxed student against a signed-in one without
- * a sandbox, and anonymous reads on S against server B (classroom mode, no sandbox).
+ * a sandbox, and anonymous reads on S against server B (classroom mode, no sandbox, having served
+ * a signed-in student's reads as S has).
  *
  * @example
  * const figures = await measureClassroom({ sandboxes: 30, writes: 50, rounds: 3, seconds: 5, connections: 50, dataDir: './data', progress: console.error });
@@ -253,6 +254,15 @@ export async function measureClassroom(options: ClassroomOptions): Promise<Class
       options,
       'by uuid on S: a sandboxed student, a student without a sandbox',
     );
+    // B serves the signed-in reads S just served, from a student of its own (no sandbox on B): S's
+    // fast path had taken both kinds of caller, B's only anonymous ones, and that history alone
+    // moved anonymous reads (S after resetting every sandbox stayed as far from a B that had
+    // served only anonymous reads).
+    const bReader = await register(origin(b), 0);
+    await drive(origin(b) + path, bearer(bReader), 200, {
+      seconds: options.rounds * options.seconds + 1,
+      connections: options.connections,
+    });
     const anonymous = await pair(
       { child: s, headers: {} },
       { child: b, headers: {} },
