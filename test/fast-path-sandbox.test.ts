@@ -1,5 +1,9 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
+import { openStore } from '../src/accounts/open.ts';
+import { changeRole } from '../src/accounts/admin.ts';
+import { createLogger } from '../src/config/logger.ts';
+import { accountOptions } from '../src/parts.ts';
 import { registered } from './helpers/accounts-app.ts';
 import { tokenWithRole } from './helpers/admin.ts';
 import { caller, type Json } from './helpers/curator-calls.ts';
@@ -60,6 +64,29 @@ test("the student's next write, a curator's write and a reset each end the repla
   assert.is((await caller(app, student)('DELETE', '/api/v1/sandbox')).status, 204);
   for (const answer of await twice(list, student)) assert.equal(names(answer), [first!.name, 'Changed for all']);
   for (const answer of await twice(path, student)) assert.is(json(answer).name, first!.name);
+});
+
+test('an account promoted to MAINTAINER reads the shared catalog, from Koa and the fast path alike, its sandbox kept', async () => {
+  const token = await registered(app.url, 'fastown3');
+  assert.is((await caller(app, token)('PATCH', path, { name: 'Before promotion' })).status, 200);
+  assert.is(json((await twice(path, token))[1]).name, 'Before promotion');
+  // As `npm run accounts -- role fastown3 MAINTAINER` does it, while the server runs.
+  const store = await openStore(accountOptions(app.config).store, createLogger({ level: 'silent', format: 'text' }));
+  await changeRole(store, 'user_fastown3', 'MAINTAINER').finally(() => store.close());
+  // The server sees the accounts file change within a moment; until then it may answer the sandbox.
+  for (const deadline = Date.now() + 10_000; json(await rawGet(app.url, path, as(token))).name !== first!.name;) {
+    assert.ok(Date.now() < deadline, 'the promoted account still reads its sandbox');
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  const answers = [...(await twice(path, token)), await rawGet(app.url, path, as(token))];
+  for (const answer of answers) assert.is(json(answer).name, first!.name);
+  assert.ok(answers.some(byFastPath), 'the fast path answers it too');
+  assert.not.ok(
+    'cache-control' in headersOf(answers[2]!) && headersOf(answers[2]!)['cache-control']!.includes('private'),
+  );
+  // Its sandbox is still there: GET /api/v1/sandbox lists its change.
+  const changes = await caller(app, token)('GET', '/api/v1/sandbox');
+  assert.is((changes.body as Json).writes, 1);
 });
 
 test.after(() => app.close());

@@ -14,6 +14,7 @@ import { family, type FamilyName } from '../catalog/families.ts';
 import { familyPath, hrefOf } from '../catalog/href.ts';
 import { socialNamed } from '../catalog/socials.ts';
 import { HttpError } from '../lib/http-error.ts';
+import { curates } from '../lib/roles.ts';
 import type { CachedResponse } from '../served/cached-response.ts';
 import type { Curator } from '../served/curator.ts';
 import type { Sandboxes } from '../served/sandboxes.ts';
@@ -41,9 +42,6 @@ export interface WriteCall {
   origin: string;
 }
 
-/** Roles whose writes change the shared catalog (HawAPI's). */
-const CURATORS: readonly string[] = ['MAINTAINER', 'ADMIN'];
-
 /** The request body of a registration, as the 401 of a classroom write shows it. */
 const REGISTER_BODY =
   '{"first_name":"Ana","last_name":"Lima","username":"ana","email":"ana@example.org","password":"a long passphrase"}';
@@ -64,7 +62,7 @@ function admitted(caller: Caller | undefined, request: string, origin: string, c
       'WWW-Authenticate': 'Bearer',
     });
   }
-  if (!classroom && !CURATORS.includes(caller.role))
+  if (!classroom && !curates(caller.role))
     throw new HttpError(
       403,
       `Account '${caller.username}' is ${caller.role}: only MAINTAINER and ADMIN accounts change the catalog`,
@@ -118,7 +116,7 @@ export class CatalogWriter {
 
   /** Whether `caller`'s writes and reads go to its own sandbox (classroom mode, below MAINTAINER). */
   sandboxed(caller: Caller): boolean {
-    return this.deps.sandboxes !== undefined && !CURATORS.includes(caller.role);
+    return this.deps.sandboxes !== undefined && !curates(caller.role);
   }
 
   /** The catalog the caller reads now, with every write it sees taken. */

@@ -18,8 +18,8 @@ import { askedSimulation } from './simulation.ts';
 export interface FastMemoryOptions {
   served: ServedCatalog;
   accounts: AccountService;
-  /** Classroom mode's sandboxes: a caller that holds one reads its own catalog. */
-  sandboxes?: Pick<Sandboxes, 'holds' | 'viewOf' | 'builtView'>;
+  /** Classroom mode's sandboxes: a caller below MAINTAINER that holds one reads its own catalog. */
+  sandboxes?: Pick<Sandboxes, 'readsOwn' | 'viewOf' | 'builtView'>;
   /** Memory for what it remembers of answers kept in the response cache, and of 400/404s. */
   memory: { answersBytes: number; errorsBytes: number };
 }
@@ -63,7 +63,7 @@ export class FastMemory {
       // A simulated answer (`_delay`, `_fail`) is simulated again on every request, by Koa.
       if (targetTooLong(ctx.url) || !state.route || askedSimulation(ctx)) return;
       if (!this.options.served.ready) return;
-      if (state.account && this.options.sandboxes?.holds(state.account.uuid))
+      if (state.account && this.options.sandboxes?.readsOwn(state.account))
         return this.rememberOwn(ctx, state as RouteState & AuthState);
       const { sent, rendered: error } = ctx.state as SentState & RenderedState;
       const { cache, pictures } = this.options.served.shared;
@@ -151,7 +151,7 @@ export class FastMemory {
     const authorization = req.headers.authorization;
     if (!sandboxes || authorization === undefined || !this.options.served.ready) return undefined;
     const caller = recallBearer(authorization, accounts, req.socket)?.caller;
-    return caller && sandboxes.holds(caller.uuid) ? caller.uuid : undefined;
+    return caller && sandboxes.readsOwn(caller) ? caller.uuid : undefined;
   }
 
   /** `known` with the cached answer it replays, while that answer is held for the catalog served (`served`: a sandbox's). */

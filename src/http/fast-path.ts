@@ -165,9 +165,9 @@ export class FastPath {
    */
   private answersFor(bearer: Bearer, known: Known): boolean {
     const { sandboxes } = this.options;
-    const account = bearer.caller?.uuid;
-    if (!sandboxes || account === undefined || !sandboxes.holds(account)) return known.account === undefined;
-    return known.account === account && sandboxes.builtView(account)?.cache.version === known.version;
+    const { caller } = bearer;
+    if (!sandboxes || !caller || !sandboxes.readsOwn(caller)) return known.account === undefined;
+    return known.account === caller.uuid && sandboxes.builtView(caller.uuid)?.cache.version === known.version;
   }
 
   /** A request admitted where only a 429 is known, a refused POST, or one whose caller reads its sandbox: Koa answers it (and logs it), counted here. */

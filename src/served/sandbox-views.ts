@@ -1,3 +1,5 @@
+import type { Caller } from '../accounts/account.ts';
+import { curates } from '../lib/roles.ts';
 import { historyLines } from '../catalog/edit/describe.ts';
 import { replayWrites } from '../catalog/edit/replay.ts';
 import type { Logger } from '../config/logger.ts';
@@ -17,9 +19,17 @@ export class SandboxViews {
     protected readonly now: () => number,
   ) {}
 
-  /** Whether `account` has writes of its own: its reads are then answered from its sandbox. */
+  /** Whether `account` has writes of its own. */
   holds(account: string): boolean {
     return this.index.get(account) !== undefined;
+  }
+
+  /**
+   * Whether `caller`'s reads are answered from its sandbox: it has one and is no curator (an
+   * account promoted to MAINTAINER reads and writes the shared catalog, its sandbox kept).
+   */
+  readsOwn(caller: Caller): boolean {
+    return !curates(caller.role) && this.holds(caller.uuid);
   }
 
   /** The catalog `account` reads as last built for the shared catalog now: unlike `viewOf`, not a use, and nothing is built. */

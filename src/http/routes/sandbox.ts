@@ -26,7 +26,7 @@ export function sandboxView(served: ServedCatalog, writer: CatalogWriter): Middl
     // A write is looked up and staged on the caller's writes through every instance until now.
     if (ctx.method !== 'GET' && ctx.method !== 'HEAD') await sandboxes.refresh();
     await served.within(() => sandboxes.viewOf(caller.uuid), next);
-    if ((ctx.state as SentState).sent && sandboxes.holds(caller.uuid)) ctx.set('Cache-Control', 'private, no-cache');
+    if ((ctx.state as SentState).sent && sandboxes.readsOwn(caller)) ctx.set('Cache-Control', 'private, no-cache');
   };
 }
 
