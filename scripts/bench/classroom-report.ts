@@ -94,6 +94,6 @@ export function classroomTable(figures: ClassroomFigures, options: ClassroomOpti
     `Memory: RSS after a collection (heap-probe.mjs, as bench:soak) before and after the writes, divided by their number (each sandbox's own catalog and response cache counted in). ` +
     `Reads: \`GET /api/v1/locations/<uuid>\`, autocannon, ${options.connections} connections, ${options.seconds} one-second slices of each side in turn per round, ` +
     `${options.rounds} round${options.rounds > 1 ? 's' : ''} starting with either side in turn, medians (the range: each round's ratio); ` +
-    `server B: the same as S, in classroom mode, with no sandbox; both started with the same flags, and B collected whenever S is; before the anonymous rounds B serves a student of its own without a sandbox as many seconds of reads as S's signed-in student without one got, so that both have served signed-in and anonymous callers.`;
+    `server B: the same as S, in classroom mode, with no sandbox; both started with the same flags, B collected whenever S is, and both just before the anonymous rounds; before S's writes, B's own ${sandboxes} students write as many writes as S's will (all at once), then each resets its sandbox, and before the anonymous rounds one of them (no sandbox left) reads as many seconds as S's signed-in student without a sandbox did: the two servers have run the same code, and only S holds sandboxes.`;
   return `${table(['target', 'measured'], rows)}\n\n${note}`;
 }
