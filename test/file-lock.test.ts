@@ -6,6 +6,8 @@ import { underLock } from '../src/lib/file-lock.ts';
 import { tempDir } from './helpers/http.ts';
 
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+/** `change` under the lock of `file`, with no warning expected. */
+const locked = <T>(file: string, change: () => Promise<T>) => underLock(file, () => {}, change);
 
 test('two changes of one file run one after the other, and the lock is gone after each', async () => {
   const file = join(await tempDir(), 'store.json');
@@ -16,30 +18,19 @@ test('two changes of one file run one after the other, and the lock is gone afte
     await pause(120);
     steps.push(`${name} ends`);
   };
-  await Promise.all([underLock(file, () => {}, change('first')), underLock(file, () => {}, change('second'))]);
+  await Promise.all([locked(file, change('first')), locked(file, change('second'))]);
   assert.equal(steps, ['first starts', 'first ends', 'second starts', 'second ends']);
   assert.not.ok(existsSync(`${file}.lock`));
 });
 
 test('a change that throws gives the lock back and its error to the caller', async () => {
   const file = join(await tempDir(), 'store.json');
-  const error = await underLock(
-    file,
-    () => {},
-    async () => {
-      throw new Error('the change failed');
-    },
-  ).catch((e: Error) => e);
+  const error = await locked(file, async () => {
+    throw new Error('the change failed');
+  }).catch((e: Error) => e);
   assert.is((error as Error).message, 'the change failed');
   assert.not.ok(existsSync(`${file}.lock`));
-  assert.is(
-    await underLock(
-      file,
-      () => {},
-      async () => 'taken again',
-    ),
-    'taken again',
-  );
+  assert.is(await locked(file, async () => 'taken again'), 'taken again');
 });
 
 test('a lock another process holds is waited for, then taken', async () => {
@@ -50,11 +41,7 @@ test('a lock another process holds is waited for, then taken', async () => {
     released = Date.now();
     rmdirSync(`${file}.lock`);
   }, 300);
-  const ran = await underLock(
-    file,
-    () => {},
-    async () => Date.now(),
-  );
+  const ran = await locked(file, async () => Date.now());
   assert.ok(released > 0 && ran >= released, 'the change ran while the other process held the lock');
 });
 
@@ -64,14 +51,7 @@ test('a lock left by a killed process (older than 5 s) is taken over at once', a
   const old = new Date(Date.now() - 60_000);
   utimesSync(`${file}.lock`, old, old);
   const started = Date.now();
-  assert.is(
-    await underLock(
-      file,
-      () => {},
-      async () => 'taken',
-    ),
-    'taken',
-  );
+  assert.is(await locked(file, async () => 'taken'), 'taken');
   assert.ok(Date.now() - started < 2_000, `${Date.now() - started} ms`);
   assert.not.ok(existsSync(`${file}.lock`));
 });
