@@ -93,7 +93,7 @@ export function createApp(
     // Counted and its token checked first: simulated answers spend the caller's budget.
     ['simulation', config.SIMULATE ? simulation(proxy) : undefined],
     // After the token check: an account with a sandbox reads (and writes) its own catalog.
-    ['sandbox', writer?.sandboxes ? sandboxView(served, writer) : undefined],
+    ['sandbox', writer?.sandboxes ? sandboxView(writer) : undefined],
   ]);
   const cacheControl = `public, max-age=${config.CACHE_MAX_AGE}`;
   catalogRoutes(routes, routeDeps);

@@ -233,7 +233,7 @@ test('a Redis that cannot persist (its disk full: MISCONF) makes a registration 
           .status,
         401,
       );
-      const version = app.served.current.catalog.version;
+      const version = app.served.shared.catalog.version;
       const write = await post(
         app.url,
         '/api/v1/locations',
@@ -242,7 +242,7 @@ test('a Redis that cannot persist (its disk full: MISCONF) makes a registration 
       );
       assert.is(write.status, 503, JSON.stringify(write.body));
       assert.match(String(write.body.message), /^The catalog change could not be saved \(Redis: MISCONF/);
-      assert.is(app.served.current.catalog.version, version, 'nothing was applied');
+      assert.is(app.served.shared.catalog.version, version, 'nothing was applied');
       await rm(filler);
       await client.bgsave();
       for (let i = 0; i < 200 && !/rdb_last_bgsave_status:ok/.test(await client.info('persistence')); i++)

@@ -90,7 +90,7 @@ test('30,000 distinct small answers, each asked twice, through the server: the h
     await drive(200, 30_000);
     const grown = inUse() - before;
     const { cacheBytes } = memoryBudgets(server.config);
-    assert.ok(server.served.current.cache.bytes <= cacheBytes, 'the cache keeps to its share');
+    assert.ok(server.served.shared.cache.bytes <= cacheBytes, 'the cache keeps to its share');
     assert.ok(grown < 4 * MB + 2 * MB, `the heap grew by ${(grown / MB).toFixed(1)} MB for a 4 MB cache`);
     // Repeated reads are still answered from the cache (the same bytes, the same tag).
     const again = [await server.get(path(30_199)), await server.get(path(30_199))];

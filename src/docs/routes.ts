@@ -1,5 +1,6 @@
 import { HttpError } from '../lib/http-error.ts';
 import { countsIn, type RouteTable } from '../http/routing.ts';
+import { servedTo } from '../http/caller-view.ts';
 import { send } from '../http/send.ts';
 import type { ServedCatalog } from '../served/served-catalog.ts';
 import { buildOpenApi, HOME, type OpenApiOptions } from './openapi.ts';
@@ -44,7 +45,7 @@ export function docsRoutes(router: RouteTable, { served, cacheControl, ...docume
       ctx.body = JSON.stringify(buildOpenApi(document));
       return;
     }
-    const { catalog, cache } = served.current;
+    const { catalog, cache } = servedTo(ctx, { served });
     // Made for the catalog being served: its series names the document, its records fill the examples.
     const entry = cache.get('openapi.json', () => {
       const overview = catalog.store('overview').translation(0, catalog.defaultLanguage).fields;

@@ -6,6 +6,7 @@ import type { CatalogWriter } from '../http/catalog-writer.ts';
 import type { IncidentLog } from '../http/incident.ts';
 import { pictureOrigin } from '../http/origin.ts';
 import { acceptedLanguage } from '../http/request-query.ts';
+import { servedTo } from '../http/caller-view.ts';
 import { answeredFromBody } from '../http/fast-post.ts';
 import { send } from '../http/send.ts';
 import type { CachedResponse } from '../served/cached-response.ts';
@@ -155,7 +156,7 @@ export function graphqlEndpoint(options: GraphQLOptions): GraphQLEndpoint {
   });
 
   const answer = async (ctx: Context) => {
-    const { catalog, cache } = served.current;
+    const { catalog, cache } = servedTo(ctx, { served });
     const preferred = acceptedLanguage(ctx, catalog);
     const origin = pictureOrigin(ctx, options.publicUrl, catalog);
     ctx.vary('Accept');

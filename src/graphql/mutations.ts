@@ -1,4 +1,5 @@
 import { GraphQLID, GraphQLString, type GraphQLFieldConfig, type GraphQLFieldConfigArgumentMap } from 'graphql';
+import type { Catalog } from '../catalog/catalog.ts';
 import type { WriteOutcome } from '../catalog/edit/operations.ts';
 import { FAMILIES, FAMILY_NAMES, type Family } from '../catalog/families.ts';
 import { checkedUuid } from '../catalog/href.ts';
@@ -21,17 +22,25 @@ const IF_MATCH = {
   },
 };
 
+interface Writing {
+  writer: CatalogWriter;
+  call: WriteCall;
+  /** The catalog the caller reads now (its sandbox's in classroom mode), with every write it sees taken. */
+  seen: () => Catalog;
+}
+
 /** The writer and this request's side of a write, or the REST route's refusal when the server takes no writes. */
-function writing(context: GraphQLContext, field: string, args: Args): { writer: CatalogWriter; call: WriteCall } {
+function writing(context: GraphQLContext, field: string, args: Args): Writing {
   const { writer, caller } = context.mutations;
   if (!writer) throw new HttpError(405, `${field}: this server takes no catalog writes (CATALOG_WRITES=off)`);
   const ifMatch = typeof args.if_match === 'string' ? args.if_match : undefined;
-  return { writer, call: { caller, request: `mutation ${field}`, ifMatch, origin: context.origin } };
+  const seen = () => writer.catalogOf(caller);
+  return { writer, seen, call: { caller, request: `mutation ${field}`, ifMatch, origin: context.origin } };
 }
 
 /** The record a write left, served as the queries serve it, from the catalog as it is after the write. */
-function served(context: GraphQLContext, writer: CatalogWriter, outcome: WriteOutcome): ServedRecord {
-  const { catalog } = writer;
+function served(context: GraphQLContext, seen: () => Catalog, outcome: WriteOutcome): ServedRecord {
+  const catalog = seen();
   const store = catalog.store(outcome.family);
   const language = outcome.language ?? catalog.defaultLanguage;
   return new ServedRecord(catalog, store, store.position(outcome.uuid)!, language, context.origin, new Map());
@@ -41,9 +50,9 @@ function served(context: GraphQLContext, writer: CatalogWriter, outcome: WriteOu
  * The uuid a mutation names, checked as a REST path's is: 400 when malformed, 404 when the
  * family has no such record (now: an earlier mutation of the request may have made it).
  */
-function existing(writer: CatalogWriter, family: Family, raw: unknown): string {
+function existing(catalog: Catalog, family: Family, raw: unknown): string {
   const uuid = checkedUuid(String(raw));
-  if (writer.catalog.store(family.name).position(uuid) === undefined)
+  if (catalog.store(family.name).position(uuid) === undefined)
     throw new HttpError(404, `${capitalize(family.singular)} '${uuid}' not found`);
   return uuid;
 }
@@ -53,8 +62,8 @@ function recordMutations(family: Family, types: RecordTypes, inputs: InputTypes)
   const type = nonNull(types.get(family.name));
   const { name, singular } = family;
   const overview = name === 'overview';
-  const target = (writer: CatalogWriter, args: Args) =>
-    overview ? writer.catalog.overview.uuid : existing(writer, family, args.uuid);
+  const target = (catalog: Catalog, args: Args) =>
+    overview ? catalog.overview.uuid : existing(catalog, family, args.uuid);
   const uuid: GraphQLFieldConfigArgumentMap = overview ? {} : { uuid: { type: nonNull(GraphQLID) } };
   const update: Record<string, MutationField> = {
     [`update_${singular}`]: {
@@ -62,8 +71,8 @@ function recordMutations(family: Family, types: RecordTypes, inputs: InputTypes)
       description: `Changes the ${singular} with a JSON Merge Patch, as PATCH ${overview ? '/api/v1/overview' : `/api/v1/${name}/{uuid}`} does; answers it as served, in the patch's language`,
       args: { ...uuid, patch: { type: nonNull(inputs.record(family, 'Patch')) }, ...IF_MATCH },
       resolve: async (_, args, context) => {
-        const { writer, call } = writing(context, `update_${singular}`, args);
-        return served(context, writer, await writer.patchRecord(call, name, target(writer, args), args.patch));
+        const { writer, call, seen } = writing(context, `update_${singular}`, args);
+        return served(context, seen, await writer.patchRecord(call, name, target(seen(), args), args.patch));
       },
     },
   };
@@ -73,8 +82,8 @@ function recordMutations(family: Family, types: RecordTypes, inputs: InputTypes)
     description: `Adds ${/^[aeiou]/.test(singular) ? 'an' : 'a'} ${singular}, as POST /api/v1/${name} does; answers it as served, in the input's language`,
     args: { input: { type: nonNull(inputs.record(family, 'Input')) } },
     resolve: async (_, args, context) => {
-      const { writer, call } = writing(context, `create_${singular}`, args);
-      return served(context, writer, await writer.createRecord(call, name, args.input));
+      const { writer, call, seen } = writing(context, `create_${singular}`, args);
+      return served(context, seen, await writer.createRecord(call, name, args.input));
     },
   };
   const remove: MutationField = {
@@ -82,8 +91,8 @@ function recordMutations(family: Family, types: RecordTypes, inputs: InputTypes)
     description: `Deletes the ${singular}, as DELETE /api/v1/${name}/{uuid} does; answers its uuid`,
     args: { ...uuid, ...IF_MATCH },
     resolve: async (_, args, context) => {
-      const { writer, call } = writing(context, `delete_${singular}`, args);
-      return (await writer.deleteRecord(call, name, target(writer, args))).uuid;
+      const { writer, call, seen } = writing(context, `delete_${singular}`, args);
+      return (await writer.deleteRecord(call, name, target(seen(), args))).uuid;
     },
   };
   return { [`create_${singular}`]: create, ...update, [`delete_${singular}`]: remove };
@@ -95,8 +104,8 @@ function translationMutations(family: Family, types: RecordTypes, inputs: InputT
   const { name, singular } = family;
   const overview = name === 'overview';
   const path = `${overview ? '/api/v1/overview' : `/api/v1/${name}/{uuid}`}/translations`;
-  const target = (writer: CatalogWriter, args: Args) =>
-    overview ? writer.catalog.overview.uuid : existing(writer, family, args.uuid);
+  const target = (catalog: Catalog, args: Args) =>
+    overview ? catalog.overview.uuid : existing(catalog, family, args.uuid);
   const uuid: GraphQLFieldConfigArgumentMap = overview ? {} : { uuid: { type: nonNull(GraphQLID) } };
   const language = { language: { type: nonNull(GraphQLString), description: 'The translation’s language (any case)' } };
   const field = `${singular}_translation`;
@@ -106,8 +115,8 @@ function translationMutations(family: Family, types: RecordTypes, inputs: InputT
       description: `Adds a translation of the ${singular}, as POST ${path} does; answers the ${singular} as served in it`,
       args: { ...uuid, input: { type: nonNull(inputs.translation(family, 'Input')) } },
       resolve: async (_, args, context) => {
-        const { writer, call } = writing(context, `create_${field}`, args);
-        return served(context, writer, await writer.createTranslation(call, name, target(writer, args), args.input));
+        const { writer, call, seen } = writing(context, `create_${field}`, args);
+        return served(context, seen, await writer.createTranslation(call, name, target(seen(), args), args.input));
       },
     },
     [`update_${field}`]: {
@@ -115,10 +124,10 @@ function translationMutations(family: Family, types: RecordTypes, inputs: InputT
       description: `Changes one translation with a JSON Merge Patch, as PATCH ${path}/{language} does; answers the ${singular} as served in it`,
       args: { ...uuid, ...language, patch: { type: nonNull(inputs.translation(family, 'Patch')) }, ...IF_MATCH },
       resolve: async (_, args, context) => {
-        const { writer, call } = writing(context, `update_${field}`, args);
-        const uuid = target(writer, args);
+        const { writer, call, seen } = writing(context, `update_${field}`, args);
+        const uuid = target(seen(), args);
         const outcome = await writer.patchTranslation(call, name, uuid, String(args.language), args.patch);
-        return served(context, writer, outcome);
+        return served(context, seen, outcome);
       },
     },
     [`delete_${field}`]: {
@@ -126,9 +135,9 @@ function translationMutations(family: Family, types: RecordTypes, inputs: InputT
       description: `Deletes one translation (never the default language’s), as DELETE ${path}/{language} does; answers the ${singular} as served in the default language`,
       args: { ...uuid, ...language, ...IF_MATCH },
       resolve: async (_, args, context) => {
-        const { writer, call } = writing(context, `delete_${field}`, args);
-        const uuid = target(writer, args);
-        return served(context, writer, await writer.deleteTranslation(call, name, uuid, String(args.language)));
+        const { writer, call, seen } = writing(context, `delete_${field}`, args);
+        const uuid = target(seen(), args);
+        return served(context, seen, await writer.deleteTranslation(call, name, uuid, String(args.language)));
       },
     },
   };
@@ -147,12 +156,8 @@ function socialMutations(types: RecordTypes, inputs: InputTypes): Record<string,
       description: 'Adds a social network to the actor, as POST /api/v1/actors/{uuid}/socials does',
       args: { ...uuid, input: { type: nonNull(inputs.object('ActorSocial', schema, 'Input')) } },
       resolve: async (_, args, context) => {
-        const { writer, call } = writing(context, 'create_actor_social', args);
-        return served(
-          context,
-          writer,
-          await writer.createSocial(call, existing(writer, actors, args.uuid), args.input),
-        );
+        const { writer, call, seen } = writing(context, 'create_actor_social', args);
+        return served(context, seen, await writer.createSocial(call, existing(seen(), actors, args.uuid), args.input));
       },
     },
     update_actor_social: {
@@ -165,9 +170,9 @@ function socialMutations(types: RecordTypes, inputs: InputTypes): Record<string,
         ...IF_MATCH,
       },
       resolve: async (_, args, context) => {
-        const { writer, call } = writing(context, 'update_actor_social', args);
-        const actor = existing(writer, actors, args.uuid);
-        return served(context, writer, await writer.patchSocial(call, actor, String(args.social), args.patch));
+        const { writer, call, seen } = writing(context, 'update_actor_social', args);
+        const actor = existing(seen(), actors, args.uuid);
+        return served(context, seen, await writer.patchSocial(call, actor, String(args.social), args.patch));
       },
     },
     delete_actor_social: {
@@ -175,9 +180,9 @@ function socialMutations(types: RecordTypes, inputs: InputTypes): Record<string,
       description: 'Removes one social, as DELETE /api/v1/actors/{uuid}/socials/{social} does',
       args: { ...uuid, ...social, ...IF_MATCH },
       resolve: async (_, args, context) => {
-        const { writer, call } = writing(context, 'delete_actor_social', args);
-        const actor = existing(writer, actors, args.uuid);
-        return served(context, writer, await writer.deleteSocial(call, actor, String(args.social)));
+        const { writer, call, seen } = writing(context, 'delete_actor_social', args);
+        const actor = existing(seen(), actors, args.uuid);
+        return served(context, seen, await writer.deleteSocial(call, actor, String(args.social)));
       },
     },
   };

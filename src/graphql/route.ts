@@ -1,6 +1,7 @@
 import type { Context } from 'koa';
 import { jsonBody } from '../http/json-body.ts';
 import { countsIn, type RouteTable } from '../http/routing.ts';
+import { servedTo } from '../http/caller-view.ts';
 import { send } from '../http/send.ts';
 import { HttpError } from '../lib/http-error.ts';
 import type { GraphQLEndpoint, GraphQLOptions } from './endpoint.ts';
@@ -46,7 +47,7 @@ export function graphqlRoutes(router: RouteTable, options: GraphQLOptions): void
 
   router.get('/api/graphql/schema.graphql', async (ctx) => {
     const { schemaText } = await endpoint();
-    const entry = options.served.current.cache.get('graphql schema', () => ({
+    const entry = servedTo(ctx, options).cache.get('graphql schema', () => ({
       json: schemaText(),
       headers: { 'Content-Type': 'text/plain; charset=utf-8' },
     }));

@@ -12,16 +12,16 @@ import type { Catalog } from '../catalog/catalog.ts';
 import type { Draft } from '../catalog/edit/draft.ts';
 import { family, type FamilyName } from '../catalog/families.ts';
 import { familyPath, hrefOf } from '../catalog/href.ts';
-import { socialNamed } from '../catalog/socials.ts';
 import { HttpError } from '../lib/http-error.ts';
 import { curates } from '../lib/roles.ts';
 import type { CachedResponse } from '../served/cached-response.ts';
 import type { Curator } from '../served/curator.ts';
 import type { Sandboxes } from '../served/sandboxes.ts';
+import { servedOf, type Served, type View } from '../served/served-catalog.ts';
 import type { RouteDeps } from './routes/context.ts';
 import { overviewEntry } from './routes/meta.ts';
 import { recordEntry } from './routes/records.ts';
-import { socialEntry } from './routes/socials.ts';
+import { namedSocialEntry } from './routes/socials.ts';
 import { translationEntry } from './routes/translations.ts';
 
 /** What the writer needs besides the read routes' deps: the one place writes are taken. */
@@ -75,12 +75,18 @@ function admitted(caller: Caller | undefined, request: string, origin: string, c
  * as a GET answers it (in any language and encoding), or `*`. Without it the last write wins,
  * as in HawAPI.
  */
-function ifMatch(sent: string | undefined, path: string, current: () => CachedResponse[]): (() => void) | undefined {
+function ifMatch(
+  sent: string | undefined,
+  path: string,
+  current: (catalog: Catalog) => CachedResponse[],
+): ((catalog: Catalog) => void) | undefined {
   const header = sent?.trim();
   if (!header || header === '*') return undefined;
   const tags = header.split(',').map((tag) => tag.trim());
-  return () => {
-    const now = current().flatMap((entry) => ['identity', 'br', 'gzip'].map((encoding) => entry.etagFor(encoding)));
+  return (catalog) => {
+    const now = current(catalog).flatMap((entry) =>
+      ['identity', 'br', 'gzip'].map((encoding) => entry.etagFor(encoding)),
+    );
     if (!tags.some((tag) => now.includes(tag))) {
       throw new HttpError(
         412,
@@ -119,9 +125,16 @@ export class CatalogWriter {
     return this.deps.sandboxes !== undefined && !curates(caller.role);
   }
 
-  /** The catalog the caller reads now, with every write it sees taken. */
-  get catalog(): Catalog {
-    return this.deps.served.current.catalog;
+  /** What `caller` reads instead of the shared catalog: its sandbox, when its writes go to one (see `sandboxed`). */
+  viewOf(caller: Caller | undefined): View | undefined {
+    const sandboxes = this.deps.sandboxes;
+    if (!sandboxes || !caller || !this.sandboxed(caller)) return undefined;
+    return () => sandboxes.viewOf(caller.uuid);
+  }
+
+  /** The catalog `caller` reads now, with every write it sees taken. */
+  catalogOf(caller: Caller | undefined): Catalog {
+    return this.deps.served.seenBy(this.viewOf(caller)).catalog;
   }
 
   createRecord(call: WriteCall, name: FamilyName, body: unknown): Promise<WriteOutcome> {
@@ -179,15 +192,11 @@ export class CatalogWriter {
     return this.#run(call, (draft) => deleteSocial(draft, uuid, social), this.#socialTags(call, uuid, social));
   }
 
-  /** The answer a GET of an actor's social sends now, or undefined when it has none of that name. */
-  socialEntry(uuid: string, name: string): CachedResponse | undefined {
-    const store = this.deps.served.current.catalog.store('actors');
-    const at = store.position(uuid);
-    const social = at === undefined ? undefined : socialNamed(store.records[at]!, name);
-    return social && socialEntry(this.deps, uuid, social);
-  }
-
-  #run<T extends WriteOutcome>(call: WriteCall, stage: (draft: Draft) => T, precondition?: () => void): Promise<T> {
+  #run<T extends WriteOutcome>(
+    call: WriteCall,
+    stage: (draft: Draft) => T,
+    precondition?: (catalog: Catalog) => void,
+  ): Promise<T> {
     const caller = this.admit(call.caller, call.request, call.origin);
     const request = { caller, request: call.request, stage, ...(precondition ? { precondition } : {}) };
     return this.sandboxed(caller) ? this.deps.sandboxes!.write(request) : this.deps.curator.write(request);
@@ -197,32 +206,47 @@ export class CatalogWriter {
     return name === 'overview' ? familyPath(name) : hrefOf(name, uuid);
   }
 
-  #recordTags(call: WriteCall, name: FamilyName, uuid: string): (() => void) | undefined {
-    return ifMatch(call.ifMatch, this.#recordPath(name, uuid), () => {
-      const { current } = this.deps.served;
-      const at = current.catalog.store(name).position(uuid);
-      const languages = family(name).translation ? current.catalog.languages : [current.catalog.defaultLanguage];
+  /**
+   * `catalog` (what a write is staged on) as served: from the cache of the caller's view when
+   * it is that catalog, else answers made for it and not kept (an earlier write of the caller's,
+   * in the same sandbox batch, is not served yet).
+   */
+  #servedAs(caller: Caller | undefined, catalog: Catalog): Served {
+    const seen = this.deps.served.seenBy(this.viewOf(caller));
+    return seen.catalog === catalog ? seen : servedOf(catalog, 0);
+  }
+
+  #recordTags(call: WriteCall, name: FamilyName, uuid: string): ((catalog: Catalog) => void) | undefined {
+    return ifMatch(call.ifMatch, this.#recordPath(name, uuid), (catalog) => {
+      const served = this.#servedAs(call.caller, catalog);
+      const at = catalog.store(name).position(uuid);
+      const languages = family(name).translation ? catalog.languages : [catalog.defaultLanguage];
       const entryIn = (language: string) =>
         name === 'overview'
-          ? overviewEntry(this.deps, language, call.origin)
-          : recordEntry(this.deps, name, at!, language, call.origin);
+          ? overviewEntry(served, language, call.origin)
+          : recordEntry(served, name, at!, language, call.origin);
       return at === undefined ? [] : languages.map(entryIn);
     });
   }
 
-  #translationTags(call: WriteCall, name: FamilyName, uuid: string, language: string): (() => void) | undefined {
-    return ifMatch(call.ifMatch, `${this.#recordPath(name, uuid)}/translations/${language}`, () => {
-      const store = this.deps.served.current.catalog.store(name);
+  #translationTags(
+    call: WriteCall,
+    name: FamilyName,
+    uuid: string,
+    language: string,
+  ): ((catalog: Catalog) => void) | undefined {
+    return ifMatch(call.ifMatch, `${this.#recordPath(name, uuid)}/translations/${language}`, (catalog) => {
+      const store = catalog.store(name);
       const at = store.position(uuid);
       const held =
         at === undefined ? undefined : store.languagesOf(at).find((l) => l.toLowerCase() === language.toLowerCase());
-      return held ? [translationEntry(this.deps, name, at!, held)] : [];
+      return held ? [translationEntry(this.#servedAs(call.caller, catalog), name, at!, held)] : [];
     });
   }
 
-  #socialTags(call: WriteCall, uuid: string, social: string): (() => void) | undefined {
-    return ifMatch(call.ifMatch, `${hrefOf('actors', uuid)}/socials/${social}`, () => {
-      const entry = this.socialEntry(uuid, social);
+  #socialTags(call: WriteCall, uuid: string, social: string): ((catalog: Catalog) => void) | undefined {
+    return ifMatch(call.ifMatch, `${hrefOf('actors', uuid)}/socials/${social}`, (catalog) => {
+      const entry = namedSocialEntry(this.#servedAs(call.caller, catalog), uuid, social);
       return entry ? [entry] : [];
     });
   }

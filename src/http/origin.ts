@@ -24,7 +24,7 @@ export function requestOrigin(ctx: Context, publicUrl: string | undefined): stri
  * the catalog names no picture of its own (HawAPI's layout: absolute URLs served unchanged).
  *
  * @example
- * pictureOrigin(ctx, undefined, served.current.catalog); // 'http://localhost:3000', with Vary: Host
+ * pictureOrigin(ctx, undefined, served.shared.catalog); // 'http://localhost:3000', with Vary: Host
  */
 export function pictureOrigin(
   ctx: Context,

@@ -45,7 +45,7 @@ export class Curator {
   /** Applies the overlay over the served catalog (reporting writes that no longer apply) and follows it from then on. */
   static async open(served: ServedCatalog, overlay: OverlayStore, log: Logger): Promise<Curator> {
     const curator = new Curator(served, overlay, served.shared.catalog.version, log);
-    await curator.#replayAll(served.current.catalog);
+    await curator.#replayAll(served.shared.catalog);
     overlay.onChange(
       reportingOnce(
         () => curator.sync(),

@@ -22,7 +22,7 @@ export function reloadOnChange(
   served: ServedCatalog,
   options: { dir: string; defaultLanguage: string; replace?: (catalog: Catalog) => Promise<void> },
   log: Logger,
-  catalog: Catalog | undefined = served.ready ? served.current.catalog : undefined,
+  catalog: Catalog | undefined = served.ready ? served.shared.catalog : undefined,
 ): void {
   const replace = options.replace ?? (async (catalog: Catalog) => served.replace(catalog));
   let loading = false;
@@ -37,7 +37,7 @@ export function reloadOnChange(
     if (!result.ok) {
       broken = true;
       const serving = served.ready
-        ? `still serving the last good catalog (version ${served.current.catalog.version})`
+        ? `still serving the last good catalog (version ${served.shared.catalog.version})`
         : 'no catalog served yet: requests get 503 until the data is good';
       log.warn(`${lines.join('\n')}\n${serving}`);
       return;

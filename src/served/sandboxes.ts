@@ -33,7 +33,7 @@ const WRITE_TRIES = 5;
  * @example
  * const sandboxes = await Sandboxes.open(served, store, { writes: 200, bytes: 64 * 2 ** 20, idleMs: 86_400_000 }, log);
  * await sandboxes.write({ caller, request: 'POST /api/v1/actors', stage: (draft) => createRecord(draft, 'actors', body) });
- * served.within(() => sandboxes.viewOf(caller.uuid), next); // that account's reads see its writes
+ * served.seenBy(() => sandboxes.viewOf(caller.uuid)); // what that account reads: the catalog with its writes
  */
 export class Sandboxes extends SandboxViews {
   readonly #queue = new WriteQueue();

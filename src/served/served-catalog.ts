@@ -1,4 +1,3 @@
-import { AsyncLocalStorage } from 'node:async_hooks';
 import type { Catalog } from '../catalog/catalog.ts';
 import { HttpError } from '../lib/http-error.ts';
 import { ResponseCache } from './cached-response.ts';
@@ -20,15 +19,19 @@ export function servedOf(catalog: Catalog, cacheBytes: number, previous?: Served
   };
 }
 
-/** What one request sees instead of the shared catalog (a sandbox's view), asked each time it reads; undefined: the shared one. */
+/**
+ * What one caller sees instead of the shared catalog (a classroom sandbox's view), asked each
+ * time it reads: a write of its own between two reads shows in the second. Undefined: the shared one.
+ */
 export type View = () => Served | undefined;
 
 /**
  * The catalog being served, the response cache of its version and its pictures. `replace`
  * swaps them in one assignment, so a request sees either the old set or the new one, never a mix. Under
  * `npm run dev` the server may start before its data is good: until the first good catalog,
- * reading `current` throws the 503 every catalog request answers. Code run `within` a view
- * (a classroom sandbox) reads that view as `current`; `shared` is always everyone's.
+ * reading `shared` throws the 503 every catalog request answers. A caller with a view of
+ * its own (a classroom sandbox) reads `seenBy(view)`: the request carries it, so nothing
+ * needs to follow the request through its awaits.
  *
  * @example
  * const served = new ServedCatalog(catalog, 64 * 2 ** 20);
@@ -36,9 +39,6 @@ export type View = () => Served | undefined;
  */
 export class ServedCatalog {
   #current?: Served;
-  readonly #views = new AsyncLocalStorage<View>();
-  /** Tasks running `within` a view now; the storage is turned off whenever none is. */
-  #inside = 0;
 
   constructor(
     catalog: Catalog | undefined,
@@ -52,9 +52,9 @@ export class ServedCatalog {
     return this.#current !== undefined;
   }
 
-  /** What the code running now reads: its view's catalog `within` one that has it, else the shared one. */
-  get current(): Served {
-    return this.#views.getStore()?.() ?? this.shared;
+  /** What a caller with `view` reads: the view's catalog when it gives one, else the shared one. */
+  seenBy(view: View | undefined): Served {
+    return view?.() ?? this.shared;
   }
 
   /** The catalog every client without a sandbox reads. */
@@ -67,23 +67,6 @@ export class ServedCatalog {
       );
     }
     return this.#current;
-  }
-
-  /**
-   * Runs `task` (one request) with `current` reading `view` whenever it gives a catalog. Once
-   * no task is within a view any more, the storage is turned off (`disable`): on Node 20 and
-   * 22 an AsyncLocalStorage in use hooks every promise and every native async resource the
-   * process makes, a socket's writes included, and that cost fell on every request, anonymous
-   * reads on the fast path too (about 10 % more CPU a read by uuid; `npm run bench:classroom`).
-   * The next `within` turns it on again.
-   */
-  async within<T>(view: View, task: () => Promise<T>): Promise<T> {
-    this.#inside++;
-    try {
-      return await this.#views.run(view, task);
-    } finally {
-      if (--this.#inside === 0) this.#views.disable();
-    }
   }
 
   replace(catalog: Catalog): void {

@@ -3,6 +3,7 @@ import { PICTURE_CACHE_CONTROL } from '../../served/pictures.ts';
 import { countsIn, type RouteTable } from '../routing.ts';
 import { send } from '../send.ts';
 import type { ServedCatalog } from '../../served/served-catalog.ts';
+import { servedTo } from '../caller-view.ts';
 
 /**
  * `GET /images/{folder}/{picture}`: a picture the catalog names, drawn or contributed, from
@@ -10,7 +11,7 @@ import type { ServedCatalog } from '../../served/served-catalog.ts';
  */
 export function pictureRoutes(router: RouteTable, served: ServedCatalog): void {
   router.get('/images/:folder/:picture', countsIn('pictures'), (ctx) => {
-    const entry = served.current.pictures.get(ctx.path);
+    const entry = servedTo(ctx, { served }).pictures.get(ctx.path);
     if (!entry) throw new HttpError(404, `No picture at ${ctx.path}: the catalog names none there`);
     send(ctx, entry, PICTURE_CACHE_CONTROL);
   });

@@ -2,12 +2,14 @@ import type { Context } from 'koa';
 import type { FamilyName } from '../../catalog/families.ts';
 import { familyPath, hrefOf } from '../../catalog/href.ts';
 import type { CachedResponse } from '../../served/cached-response.ts';
+import type { Served } from '../../served/served-catalog.ts';
 import { listPage, type Shape } from '../../catalog/list-request.ts';
 import { readListQuery, readShape, requestLanguage } from '../request-query.ts';
 import { pageHeaders } from '../pagination.ts';
 import { shapeKey, shapeRecord } from '../../catalog/shape.ts';
 import { pictureOrigin } from '../origin.ts';
 import { send } from '../send.ts';
+import { servedTo } from '../caller-view.ts';
 import { positionOf, publicCache, randomPosition, type RouteDeps } from './context.ts';
 import type { RouteTable } from '../routing.ts';
 
@@ -17,23 +19,23 @@ import type { RouteTable } from '../routing.ts';
  * write answers and checks `If-Match` against.
  *
  * @example
- * recordEntry(deps, 'actors', 0, 'en-US', origin).etagFor('identity'); // '"…"'
+ * recordEntry(served.shared, 'actors', 0, 'en-US', origin).etagFor('identity'); // '"…"'
  */
 export function recordEntry(
-  deps: RouteDeps,
+  served: Served,
   name: FamilyName,
   position: number,
   language: string,
   origin: string,
   shape: Shape = { expand: [] },
 ): CachedResponse {
-  const { catalog, cache } = deps.served.current;
+  const { catalog, cache } = served;
   const store = catalog.store(name);
   const uuid = store.records[position]!.uuid;
   return cache.get(`${language} ${origin}${hrefOf(name, uuid)}?${shapeKey(shape)}`, () => {
     const record = shapeRecord(catalog, store, position, language, shape, origin);
-    const served = store.translation(position, language).language;
-    const headers: Record<string, string> = store.family.translation ? { 'Content-Language': served } : {};
+    const inLanguage = store.translation(position, language).language;
+    const headers: Record<string, string> = store.family.translation ? { 'Content-Language': inLanguage } : {};
     return { json: JSON.stringify(record), headers };
   });
 }
@@ -42,16 +44,16 @@ export function recordEntry(
 function sendRecord(
   ctx: Context,
   deps: RouteDeps,
+  served: Served,
   name: FamilyName,
   position: number,
   language: string,
   cacheControl: string,
 ): void {
-  const { catalog } = deps.served.current;
-  const origin = pictureOrigin(ctx, deps.publicUrl, catalog);
+  const origin = pictureOrigin(ctx, deps.publicUrl, served.catalog);
   send(
     ctx,
-    recordEntry(deps, name, position, language, origin, readShape(ctx, catalog.store(name).family)),
+    recordEntry(served, name, position, language, origin, readShape(ctx, served.catalog.store(name).family)),
     cacheControl,
   );
 }
@@ -61,7 +63,7 @@ export function recordRoutes(router: RouteTable, deps: RouteDeps, name: FamilyNa
   const base = familyPath(name);
 
   router.get(base, (ctx) => {
-    const { catalog, cache } = deps.served.current;
+    const { catalog, cache } = servedTo(ctx, deps);
     const store = catalog.store(name);
     const language = requestLanguage(ctx, catalog, catalog.store(name).family);
     const origin = pictureOrigin(ctx, deps.publicUrl, catalog);
@@ -78,14 +80,16 @@ export function recordRoutes(router: RouteTable, deps: RouteDeps, name: FamilyNa
   });
 
   router.get(`${base}/random`, (ctx) => {
-    const { catalog } = deps.served.current;
+    const served = servedTo(ctx, deps);
+    const { catalog } = served;
     const language = requestLanguage(ctx, catalog, catalog.store(name).family);
-    sendRecord(ctx, deps, name, randomPosition(catalog.store(name)), language, 'no-store');
+    sendRecord(ctx, deps, served, name, randomPosition(catalog.store(name)), language, 'no-store');
   });
 
   router.get(`${base}/:uuid`, (ctx) => {
-    const { catalog } = deps.served.current;
+    const served = servedTo(ctx, deps);
+    const { catalog } = served;
     const language = requestLanguage(ctx, catalog, catalog.store(name).family);
-    sendRecord(ctx, deps, name, positionOf(ctx, catalog.store(name)), language, publicCache(deps));
+    sendRecord(ctx, deps, served, name, positionOf(ctx, catalog.store(name)), language, publicCache(deps));
   });
 }

@@ -3,29 +3,31 @@ import type { Caller } from '../../accounts/account.ts';
 import { HttpError } from '../../lib/http-error.ts';
 import type { CatalogWriter } from '../catalog-writer.ts';
 import type { Sandboxes } from '../../served/sandboxes.ts';
-import type { ServedCatalog } from '../../served/served-catalog.ts';
 import type { AuthState } from '../bearer.ts';
 import type { RouteTable } from '../routing.ts';
 import type { SentState } from '../send.ts';
+import type { ViewState } from '../caller-view.ts';
 
 /**
- * Admission stage of classroom mode: the requests of an account with a sandbox run `within`
- * its view, so every read (and the write routes' lookups) sees the catalog with its changes;
+ * Admission stage of classroom mode: a request of an account with a sandbox carries its view
+ * (`ViewState`), so every read (and the write routes' lookups) sees the catalog with its changes;
  * any other method than GET and HEAD first reads what other instances kept since.
  * Such an answer is that account's alone: `private`, so no shared cache keeps it, and the fast
  * path replays it to that account only (`ownKey`).
  *
  * @example
- * new RouteTable([..., ['bearerAuth', bearerAuth(accounts)], ['sandbox', sandboxView(served, writer)]]);
+ * new RouteTable([..., ['bearerAuth', bearerAuth(accounts)], ['sandbox', sandboxView(writer)]]);
  */
-export function sandboxView(served: ServedCatalog, writer: CatalogWriter): Middleware<AuthState> {
+export function sandboxView(writer: CatalogWriter): Middleware<AuthState & ViewState> {
   const sandboxes = writer.sandboxes!;
   return async (ctx, next) => {
     const caller = ctx.state.account;
-    if (!caller || !writer.sandboxed(caller)) return next();
+    const view = writer.viewOf(caller);
+    if (!caller || !view) return next();
     // A write is looked up and staged on the caller's writes through every instance until now.
     if (ctx.method !== 'GET' && ctx.method !== 'HEAD') await sandboxes.refresh();
-    await served.within(() => sandboxes.viewOf(caller.uuid), next);
+    ctx.state.view = view;
+    await next();
     if ((ctx.state as SentState).sent && sandboxes.readsOwn(caller)) ctx.set('Cache-Control', 'private, no-cache');
   };
 }

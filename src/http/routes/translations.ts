@@ -4,8 +4,10 @@ import { recordPath } from '../../catalog/href.ts';
 import type { FamilyStore } from '../../catalog/store.ts';
 import { HttpError } from '../../lib/http-error.ts';
 import type { CachedResponse } from '../../served/cached-response.ts';
+import type { Served } from '../../served/served-catalog.ts';
 import { checkLanguageParameter } from '../request-query.ts';
 import { send } from '../send.ts';
+import { servedTo } from '../caller-view.ts';
 import { publicCache, title, type RouteDeps } from './context.ts';
 import type { RouteTable } from '../routing.ts';
 
@@ -21,15 +23,10 @@ function translationJson(store: FamilyStore, position: number, language: string)
 const translationKey = (name: FamilyName, path: string, suffix: string) => `translations ${name} ${path} ${suffix}`;
 
 /** One translation's answer, from the cache: what `GET …/translations/{language}` sends and a write answers. */
-export function translationEntry(
-  deps: RouteDeps,
-  name: FamilyName,
-  position: number,
-  language: string,
-): CachedResponse {
-  const store = deps.served.current.catalog.store(name);
+export function translationEntry(served: Served, name: FamilyName, position: number, language: string): CachedResponse {
+  const store = served.catalog.store(name);
   const record = recordPath(name, store.records[position]!.uuid);
-  return deps.served.current.cache.get(translationKey(name, `${record}/translations/${language}`, language), () => ({
+  return served.cache.get(translationKey(name, `${record}/translations/${language}`, language), () => ({
     json: translationJson(store, position, language),
     headers: { 'Content-Language': language },
   }));
@@ -49,7 +46,7 @@ export function translationRoutes(
   const cacheKey = (ctx: Context, suffix: string) => translationKey(name, ctx.path, suffix);
 
   router.get(`${base}/translations`, (ctx) => {
-    const { catalog, cache } = deps.served.current;
+    const { catalog, cache } = servedTo(ctx, deps);
     checkLanguageParameter(ctx, catalog); // an unknown `language` is a 400 here too
     const store = catalog.store(name);
     const position = locate(ctx, store);
@@ -61,7 +58,7 @@ export function translationRoutes(
   });
 
   router.get(`${base}/translations/random`, (ctx) => {
-    const { catalog, cache } = deps.served.current;
+    const { catalog, cache } = servedTo(ctx, deps);
     checkLanguageParameter(ctx, catalog);
     const store = catalog.store(name);
     const position = locate(ctx, store);
@@ -75,9 +72,9 @@ export function translationRoutes(
   });
 
   router.get(`${base}/translations/:language`, (ctx) => {
-    const { catalog } = deps.served.current;
-    checkLanguageParameter(ctx, catalog);
-    const store = catalog.store(name);
+    const served = servedTo(ctx, deps);
+    checkLanguageParameter(ctx, served.catalog);
+    const store = served.catalog.store(name);
     const position = locate(ctx, store);
     const asked = String(ctx.params.language);
     const available = store.languagesOf(position);
@@ -89,6 +86,6 @@ export function translationRoutes(
         `${title(store)} '${store.records[position]!.uuid}' has no translation in '${asked}'; available: ${available.join(', ')}`,
       );
     }
-    send(ctx, translationEntry(deps, name, position, language), publicCache(deps));
+    send(ctx, translationEntry(served, name, position, language), publicCache(deps));
   });
 }

@@ -7,9 +7,11 @@ import type { AuthState } from '../bearer.ts';
 import type { CatalogWriter, WriteCall } from '../catalog-writer.ts';
 import { jsonBody } from '../json-body.ts';
 import { pictureOrigin } from '../origin.ts';
+import { servedTo } from '../caller-view.ts';
 import { positionOf, type RouteDeps } from './context.ts';
 import { overviewEntry } from './meta.ts';
 import { recordEntry } from './records.ts';
+import { namedSocialEntry } from './socials.ts';
 import { translationEntry } from './translations.ts';
 import type { RouteTable } from '../routing.ts';
 
@@ -43,7 +45,7 @@ export function writeRoutes(router: RouteTable, deps: RouteDeps, writer: Catalog
     caller: (ctx.state as AuthState).account,
     request: `${ctx.method} ${ctx.path}`,
     ifMatch: ctx.get('If-Match'),
-    origin: pictureOrigin(ctx, deps.publicUrl, deps.served.current.catalog),
+    origin: pictureOrigin(ctx, deps.publicUrl, servedTo(ctx, deps).catalog),
   });
   // Refused before the body is read (the writer asks again for every write).
   const writersOnly: Middleware<AuthState> = (ctx, next) => {
@@ -51,22 +53,22 @@ export function writeRoutes(router: RouteTable, deps: RouteDeps, writer: Catalog
     return next();
   };
   const uuidOf = (ctx: Context, name: FamilyName) => {
-    const store = deps.served.current.catalog.store(name);
+    const store = servedTo(ctx, deps).catalog.store(name);
     return store.records[positionOf(ctx, store)]!.uuid;
   };
   const recordAnswer = (ctx: Context, name: FamilyName, outcome: WriteOutcome) => {
-    const { catalog } = deps.served.current;
-    const language = outcome.language ?? catalog.defaultLanguage;
-    const origin = pictureOrigin(ctx, deps.publicUrl, catalog);
-    if (name === 'overview') return overviewEntry(deps, language, origin);
-    return recordEntry(deps, name, catalog.store(name).position(outcome.uuid)!, language, origin);
+    const served = servedTo(ctx, deps);
+    const language = outcome.language ?? served.catalog.defaultLanguage;
+    const origin = pictureOrigin(ctx, deps.publicUrl, served.catalog);
+    if (name === 'overview') return overviewEntry(served, language, origin);
+    return recordEntry(served, name, served.catalog.store(name).position(outcome.uuid)!, language, origin);
   };
 
   for (const name of FAMILY_NAMES) {
     const base = familyPath(name);
     const item = name === 'overview' ? base : `${base}/:uuid`;
     const target = (ctx: Context) =>
-      name === 'overview' ? deps.served.current.catalog.overview.uuid : uuidOf(ctx, name);
+      name === 'overview' ? servedTo(ctx, deps).catalog.overview.uuid : uuidOf(ctx, name);
 
     router.post(base, writersOnly, created, async (ctx) => {
       const outcome = await writer.createRecord(call(ctx), name, ctx.request.body);
@@ -82,22 +84,24 @@ export function writeRoutes(router: RouteTable, deps: RouteDeps, writer: Catalog
     });
     if (!family(name).translation) continue;
 
-    const translationAnswer = (outcome: WriteOutcome) =>
-      translationEntry(deps, name, deps.served.current.catalog.store(name).position(outcome.uuid)!, outcome.language!);
+    const translationAnswer = (ctx: Context, outcome: WriteOutcome) => {
+      const served = servedTo(ctx, deps);
+      return translationEntry(served, name, served.catalog.store(name).position(outcome.uuid)!, outcome.language!);
+    };
     router.post(`${item}/translations`, writersOnly, created, async (ctx) => {
       const uuid = target(ctx);
       const outcome = await writer.createTranslation(call(ctx), name, uuid, ctx.request.body);
       answer(
         ctx,
         201,
-        translationAnswer(outcome),
+        translationAnswer(ctx, outcome),
         `${name === 'overview' ? base : `${base}/${uuid}`}/translations/${outcome.language}`,
       );
     });
     router.patch(`${item}/translations/:language`, writersOnly, merged, async (ctx) => {
       const language = String(ctx.params.language);
       const outcome = await writer.patchTranslation(call(ctx), name, target(ctx), language, ctx.request.body);
-      answer(ctx, 200, translationAnswer(outcome));
+      answer(ctx, 200, translationAnswer(ctx, outcome));
     });
     router.delete(`${item}/translations/:language`, writersOnly, async (ctx) => {
       await writer.deleteTranslation(call(ctx), name, target(ctx), String(ctx.params.language));
@@ -113,14 +117,14 @@ export function writeRoutes(router: RouteTable, deps: RouteDeps, writer: Catalog
     answer(
       ctx,
       201,
-      writer.socialEntry(uuid, outcome.social)!,
+      namedSocialEntry(servedTo(ctx, deps), uuid, outcome.social)!,
       `${hrefOf('actors', uuid)}/socials/${encodeURIComponent(outcome.social)}`,
     );
   });
   router.patch(`${socials}/:social`, writersOnly, merged, async (ctx) => {
     const uuid = uuidOf(ctx, 'actors');
     const outcome = await writer.patchSocial(call(ctx), uuid, String(ctx.params.social), ctx.request.body);
-    answer(ctx, 200, writer.socialEntry(uuid, outcome.social)!);
+    answer(ctx, 200, namedSocialEntry(servedTo(ctx, deps), uuid, outcome.social)!);
   });
   router.delete(`${socials}/:social`, writersOnly, async (ctx) => {
     await writer.deleteSocial(call(ctx), uuidOf(ctx, 'actors'), String(ctx.params.social));
