@@ -63,10 +63,15 @@ const CLASSROOM_ENV = {
   // Only registration hashes passwords: a low cost keeps 32 sign-ups quick and their 128 MiB buffers out of the RSS.
   SCRYPT_N: '1024',
 };
-/** How long both servers rest before they are collected for the anonymous rounds: longer than V8's 5 s window of allocation rate. */
-const REST_MS = 7000;
-/** heap-probe.mjs collects garbage and reports memory on SIGUSR2 (as bench:soak reads it). */
-const PROBE = ['--expose-gc', '--import', './scripts/bench/heap-probe.mjs'];
+/**
+ * heap-probe.mjs collects garbage and reports memory on SIGUSR2 (as bench:soak reads it). Both
+ * servers keep a young generation of the size V8 grows it to under this load (16 MB semi-spaces):
+ * left to V8, a collection at a quiet moment shrank it to 1 MB, and S's grew back more slowly than
+ * B's (after 10 s of reads, 1 MB against 16 or 32), so S scavenged 2.6 times as often and S ÷ B
+ * measured that (0.87 to 0.94), not the sandboxes. Held alike, S ÷ B was 0.95 to 1.00. It also
+ * keeps the RSS figures from moving with the young generation's size at each collection.
+ */
+const PROBE = ['--min-semi-space-size=16', '--expose-gc', '--import', './scripts/bench/heap-probe.mjs'];
 
 const origin = (child: Child) => new URL(child.url).origin;
 const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
@@ -274,11 +279,6 @@ export async function measureClassroom(options: ClassroomOptions): Promise<Class
     });
     // Both start the anonymous rounds collected: the paced writes had left S's old generation near
     // its limit, and its next major collection ran during those rounds (seen in a perf profile).
-    // Both rest first: V8 shrinks the young generation of a process collected while it allocates
-    // little (over its last 5 s) and keeps that of one collected straight after a load. B collected
-    // after these reads, S after as long idle, scavenged 2.6 times less often than S afterwards and
-    // S answered about 10 % less; rested alike, both scavenge as often.
-    await new Promise((resolve) => setTimeout(resolve, REST_MS));
     await heapAfterGc(s);
     await heapAfterGc(b);
     const anonymous = await pair(
