@@ -1,4 +1,4 @@
-import type { ClassroomFigures, ClassroomOptions, ReadPair } from './classroom.ts';
+import { WARM_UP_SECONDS, type ClassroomFigures, type ClassroomOptions, type ReadPair } from './classroom.ts';
 import { median, type Measure } from './load.ts';
 import { table } from './report.ts';
 
@@ -93,7 +93,7 @@ export function classroomTable(figures: ClassroomFigures, options: ClassroomOpti
     `${sandboxes} writes are always in flight and each waits for about ${sandboxes} writes' CPU, so the < ${CLASSROOM_TARGETS.writeP99Ms} ms target is met, if at all, at a human pace, not in that stress row. ` +
     `Memory: RSS after a collection (heap-probe.mjs, as bench:soak) before and after the writes, divided by their number (each sandbox's own catalog and response cache counted in). ` +
     `Reads: \`GET /api/v1/locations/<uuid>\`, autocannon, ${options.connections} connections, ${options.seconds} one-second slices of each side in turn per round, ` +
-    `${options.rounds} round${options.rounds > 1 ? 's' : ''} starting with either side in turn, medians (the range: each round's ratio); ` +
+    `${options.rounds} round${options.rounds > 1 ? 's' : ''} starting with either side in turn after ${WARM_UP_SECONDS} s of the same reads on each (S re-optimizes its HTTP code in its first seconds after a collection), medians (the range: each round's ratio); ` +
     `server B: the same as S, in classroom mode, with no sandbox; both started with the same flags, \`--min-semi-space-size=16\` included (a young generation of the size V8 grows it to under load, on both: left to V8, the one shrunk at a quiet collection grew back at its own pace and the ratio measured that), B collected whenever S is, and both just before the anonymous rounds; before S's writes, B's own ${sandboxes} students write as many writes as S's will (all at once), then each resets its sandbox, and before the anonymous rounds one of them (no sandbox left) reads as many seconds as S's signed-in student without a sandbox did: the two servers have run the same code, and only S holds sandboxes.`;
   return `${table(['target', 'measured'], rows)}\n\n${note}`;
 }

@@ -162,7 +162,15 @@ async function paced(s: Child, tokens: string[], options: ClassroomOptions): Pro
   return { latencies: latencies.sort((x, y) => x - y), cpuMs };
 }
 
-/** `rounds` rounds of `seconds` one-second slices of each side in turn, the first side alternating. */
+/**
+ * Seconds each side is read alone before a pair's rounds. After the collection before the
+ * anonymous rounds, S spent its first seconds optimizing its HTTP code again (a perf profile:
+ * TurboFan's compile thread at 2.5 % of its samples, against 0.5 % in B; `parserOnIncoming` and
+ * `end` in baseline code): 100 µs a read over its first 6 s, then 75, as B's 75 and 77.
+ */
+export const WARM_UP_SECONDS = 8;
+
+/** `rounds` rounds of `seconds` one-second slices of each side in turn, the first side alternating, after each side's warm-up. */
 async function pair(
   subject: { child: Child; headers: Record<string, string> },
   reference: { child: Child; headers: Record<string, string> },
@@ -172,7 +180,10 @@ async function pair(
 ): Promise<ReadPair> {
   const sides = [subject, reference].map((side) => ({ child: side.child, request: { path, headers: side.headers } }));
   for (const side of sides)
-    await drive(origin(side.child) + path, side.request.headers, 200, { seconds: 1, connections: options.connections });
+    await drive(origin(side.child) + path, side.request.headers, 200, {
+      seconds: WARM_UP_SECONDS,
+      connections: options.connections,
+    });
   const result: ReadPair = { subject: [], reference: [], ratio: 0 };
   for (let round = 1; round <= options.rounds; round++) {
     options.progress(`${label}, round ${round}/${options.rounds}`);
