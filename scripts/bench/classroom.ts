@@ -67,9 +67,9 @@ const CLASSROOM_ENV = {
  * heap-probe.mjs collects garbage and reports memory on SIGUSR2 (as bench:soak reads it). Both
  * servers keep a young generation of the size V8 grows it to under this load (16 MB semi-spaces):
  * left to V8, a collection at a quiet moment shrank it to 1 MB, and S's grew back more slowly than
- * B's (after 10 s of reads, 1 MB against 16 or 32), so S scavenged 2.6 times as often and S ÷ B
- * measured that (0.87 to 0.94), not the sandboxes. Held alike, S ÷ B was 0.95 to 1.00. It also
- * keeps the RSS figures from moving with the young generation's size at each collection.
+ * B's (after 10 s of reads, 1 MB against 16 or 32), so S scavenged 2.6 times as often. In one
+ * experiment S ÷ B was 0.87 to 1.15 left to V8, 0.94 to 1.00 held alike. It also keeps the RSS
+ * figures from moving with the young generation's size at each collection.
  */
 const PROBE = ['--min-semi-space-size=16', '--expose-gc', '--import', './scripts/bench/heap-probe.mjs'];
 
