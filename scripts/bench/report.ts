@@ -309,9 +309,9 @@ export function writesTables(
     }),
   );
   const note =
-    `Writes: one client, one after another, a repeating mix of an actor's PATCH, an episode's translated-title PATCH and a soundtrack's POST, ` +
+    `Writes: one client (node:http, one connection kept open), one after another, a repeating mix of an actor's PATCH, an episode's translated-title PATCH and a soundtrack's POST, ` +
     `each timed from the request to the whole answer (staged, checked, written to the overlay file and flushed, then served), after 10 untimed. ` +
-    `Reads: autocannon, ${options.connections} connections, ${options.seconds} s per round, ${options.rounds} rounds alone and ${options.rounds} beside ${options.writesPerSecond} writes a second (sent by a process of their own, loaded before the round), alternated, after 10 untimed writes; the embedded catalog, the compiled server with its defaults (limits on). ` +
+    `Reads: autocannon, ${options.connections} connections, ${options.seconds} s per round, ${options.rounds} rounds alone and ${options.rounds} beside ${options.writesPerSecond} writes a second (sent with node:http by a process of their own, loaded before the round), alternated, after 10 untimed writes and an untimed round of reads beside writes; the embedded catalog, the compiled server with its defaults (limits on). ` +
     `Server CPU a write: the server process's CPU time (every thread, user and system) over the timed writes, divided by their number; ` +
     `a read's, over a round of reads (beside writes, theirs counted in), divided by the reads answered. req/s also moves with what the load generator gets of the shared cores; the CPU a read says what the writes add to each.`;
   const pileUpNote = `Pile-up: a fresh overlay, 10 untimed writes, then ${int(pileUp.writes)} PATCHes one after another, each setting an actor's nationality to a new 200-character value; the p99 of the last ${PILE_WINDOW} against that of the first ${PILE_WINDOW}, in the same run.`;
