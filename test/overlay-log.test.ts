@@ -112,6 +112,18 @@ test('a last line of bytes that are not JSON (zeros a crash left) is torn too; t
   assert.match(String(refused), `${file}: line 3 is not JSON (`);
 });
 
+test('a last line of text that is not JSON, with its newline, is an edit, not a torn append: the file is refused naming it', async () => {
+  const { file } = await storeWith(2);
+  await appendFile(file, '{"seq": 3, "broken\n');
+  const broken = await readFile(file, 'utf8');
+  const refused = await reopen(file).then(
+    () => undefined,
+    (error: Error) => error.message,
+  );
+  assert.match(String(refused), `${file}: line 4 is not JSON (`);
+  assert.is(await readFile(file, 'utf8'), broken, 'the file is left as it is');
+});
+
 test('a line that is not a write, or not numbered after the one before, refuses the file naming it and the line; the file is untouched', async () => {
   const { file } = await storeWith(3);
   const lines = (await readFile(file, 'utf8')).split('\n');

@@ -136,8 +136,9 @@ function readLog(text: string): ReadOverlay | string {
     try {
       write = JSON.parse(line);
     } catch (error) {
-      // Not JSON on the last line: an append cut short (its bytes reached the disk only in part).
-      if (index === lines.length - 1 && tail === '')
+      // The last line, ending in zeros a crash left (the file grew but its blocks were never
+      // written): an append never acknowledged. Text that is not JSON is an edit, not a crash.
+      if (index === lines.length - 1 && tail === '' && line.includes('\0'))
         return {
           writes,
           ...numbered,
@@ -162,9 +163,10 @@ function readLog(text: string): ReadOverlay | string {
 /**
  * The overlay `text` holds, or what is wrong with it (without the file's name). A log (a header
  * line, then one write a line) or the former whole JSON document are both read. In a log, a
- * last line without its newline, or one that is not JSON, is an append that never completed,
- * so never acknowledged: it is dropped and said in `torn`. Any other line that is not a write,
- * or not numbered after the one before, makes the file unusable and is named by its number.
+ * last line without its newline, or one holding the zero bytes a crash leaves, is an append
+ * that never completed, so never acknowledged: it is dropped and said in `torn`. Any other line
+ * that is not a write (a hand edit), or not numbered after the one before, makes the file
+ * unusable and is named by its number.
  *
  * @example
  * readOverlay('{"format":"catalog-overlay, one write a line","exported":0}\n{"seq":1,…}\n{"seq":2,"at'); // 1 write, torn: line 3
