@@ -87,7 +87,7 @@ export function classroomTable(figures: ClassroomFigures, options: ClassroomOpti
   const note =
     `Server S: the compiled server in classroom mode (\`CLASSROOM=on\`, rate limits on, budgets raised as in the other benches, \`LOG_LEVEL=warn\`, \`SCRYPT_N=1024\` for quick sign-ups), ` +
     `${sandboxes} registered students writing at once, each ${writes} writes one after another (a new location, its name changed, its pt-BR translation, in turn), ` +
-    `each timed from the request to the whole answer; before them, another student's 12 untimed writes then ${writes} timed alone, then that sandbox reset. ` +
+    `each timed from the request to the whole answer (sent with node:http on connections kept open, as the bench's other clients); before them, another student's 12 untimed writes then ${writes} timed alone, then that sandbox reset. ` +
     `Then the same students write ${writes} writes each again at a human pace (open loop: each write is due ${+options.pace.toFixed(2)} s after the one before, the first at a random moment within the first ${+options.pace.toFixed(2)} s; a write due while the one before is not answered yet is timed from when it was due). ` +
     `Writes that arrive while others are being kept are appended together with one flush (group commit), but each is staged and gated on its own: with every student writing again the moment it is answered, ` +
     `${sandboxes} writes are always in flight and each waits for about ${sandboxes} writes' CPU, so the < ${CLASSROOM_TARGETS.writeP99Ms} ms target is met, if at all, at a human pace, not in that stress row. ` +

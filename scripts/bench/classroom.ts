@@ -2,6 +2,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Child } from './child.ts';
+import { httpCall } from './http-call.ts';
 import { drive, median, type Measure } from './load.ts';
 import { heapAfterGc, type HeapFigures } from './soak.ts';
 import { RAISED, sliced, startOurs } from './throughput.ts';
@@ -77,13 +78,12 @@ const origin = (child: Child) => new URL(child.url).origin;
 const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
 
 async function call(base: string, method: string, path: string, token: string, body?: unknown): Promise<unknown> {
-  const response = await fetch(base + path, {
+  const { status, text } = await httpCall(base + path, {
     method,
     headers: { ...(token ? bearer(token) : {}), 'Content-Type': 'application/json' },
     ...(body === undefined ? {} : { body: JSON.stringify(body) }),
   });
-  const text = await response.text();
-  if (response.status >= 300) throw new Error(`${method} ${path}: ${response.status} ${text}`);
+  if (status >= 300) throw new Error(`${method} ${path}: ${status} ${text}`);
   return text ? JSON.parse(text) : undefined;
 }
 

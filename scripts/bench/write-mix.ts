@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { Agent, request } from 'node:http';
+import { httpCall } from './http-call.ts';
 
 /** A write as the bench sends it. */
 export interface BenchWrite {
@@ -26,42 +26,15 @@ export function nthWrite(n: number, actors: string[], episodes: string[]): Bench
   return { method: 'POST', path: '/api/v1/soundtracks', body: { name: `Bench Theme ${n}`, duration: 180_000 + n } };
 }
 
-/** One connection kept open for a client's writes, as a real client keeps it. */
-const agent = new Agent({ keepAlive: true, maxSockets: 1 });
-
-/**
- * Sends `write` as the holder of `token`; rejects unless it is a 2xx. Through `node:http`, not
- * `fetch`: the paced writer shares the machine's two cores with the readers' load generator,
- * and a `fetch` took it about 7 ms of CPU a write (undici's code, hardly warm at 10 a second),
- * which the load generator lost.
- */
-export function send(base: string, token: string, write: BenchWrite): Promise<number> {
-  const body = JSON.stringify(write.body);
-  return new Promise((resolve, reject) => {
-    const req = request(
-      base + write.path,
-      {
-        method: write.method,
-        agent,
-        headers: {
-          Authorization: `Bearer ${token}`,
-          'Content-Type': 'application/json',
-          'Content-Length': Buffer.byteLength(body),
-        },
-      },
-      (res) => {
-        res.resume();
-        res.on('error', reject);
-        res.on('end', () =>
-          res.statusCode! < 300
-            ? resolve(res.statusCode!)
-            : reject(new Error(`${write.method} ${write.path}: ${res.statusCode}`)),
-        );
-      },
-    );
-    req.on('error', reject);
-    req.end(body);
+/** Sends `write` as the holder of `token` (`httpCall`); rejects unless it is a 2xx. */
+export async function send(base: string, token: string, write: BenchWrite): Promise<number> {
+  const { status } = await httpCall(base + write.path, {
+    method: write.method,
+    headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
+    body: JSON.stringify(write.body),
   });
+  if (status >= 300) throw new Error(`${write.method} ${write.path}: ${status}`);
+  return status;
 }
 
 /** What a paced writer sends: the mix from write number `from` on, `perSecond` a second. */
