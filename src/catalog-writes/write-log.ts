@@ -136,7 +136,7 @@ function readLog(text: string): ReadOverlay | string {
     try {
       write = JSON.parse(line);
     } catch (error) {
-      // The last line, ending in zeros a crash left (the file grew but its blocks were never
+      // The last line holding zeros a crash left (the file grew but its blocks were never
       // written): an append never acknowledged. Text that is not JSON is an edit, not a crash.
       if (index === lines.length - 1 && tail === '' && line.includes('\0'))
         return {
