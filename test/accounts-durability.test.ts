@@ -1,5 +1,5 @@
 import { once } from 'node:events';
-import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
@@ -185,6 +185,21 @@ test('a file corrupted while the server runs is never overwritten: writes fail, 
     assert.is(answer.body.message, `${app.file}: line 1, column 15: expected ']'`);
     assert.is(answer.headers.get('retry-after'), '30');
     assert.is(await readFile(app.file, 'utf8'), '{"accounts": [');
+  } finally {
+    await app.close();
+  }
+});
+
+test('the accounts folder removed while the server runs: a registration is a 503 naming the file, not a 500', async () => {
+  const dir = await tempDir();
+  const app = await startApp({}, dir);
+  try {
+    assert.is((await post(app.url, REGISTER, newUser('before'))).status, 201);
+    await rm(dir, { recursive: true, force: true });
+    const answer = await post(app.url, REGISTER, newUser('after'));
+    assert.is(answer.status, 503, JSON.stringify(answer.body));
+    assert.is(answer.body.message, `${app.file}: cannot be locked (ENOENT: its folder is missing)`);
+    assert.is(answer.headers.get('retry-after'), '30');
   } finally {
     await app.close();
   }

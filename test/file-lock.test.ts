@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { underLock } from '../src/lib/file-lock.ts';
+import { HttpError } from '../src/lib/http-error.ts';
 import { tempDir } from './helpers/http.ts';
 
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -54,6 +55,16 @@ test('a lock left by a killed process (older than 5 s) is taken over at once', a
   assert.is(await locked(file, async () => 'taken'), 'taken');
   assert.ok(Date.now() - started < 2_000, `${Date.now() - started} ms`);
   assert.not.ok(existsSync(`${file}.lock`));
+});
+
+test('a lock that cannot be made (its folder removed) is a 503 naming the file at once, not retried', async () => {
+  const file = join(await tempDir(), 'gone', 'store.json');
+  let ran = false;
+  const error = (await locked(file, async () => (ran = true)).catch((e: unknown) => e)) as HttpError;
+  assert.instance(error, HttpError);
+  assert.is(error.status, 503);
+  assert.is(error.message, `${file}: cannot be locked (ENOENT: its folder is missing)`);
+  assert.not.ok(ran, 'the change ran without the lock');
 });
 
 test.run();

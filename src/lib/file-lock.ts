@@ -1,4 +1,5 @@
 import fs, { statSync, type Stats } from 'node:fs';
+import { setTimeout } from 'node:timers/promises';
 import { lock } from 'proper-lockfile';
 import { StoreFileError } from './synced-json-file.ts';
 
@@ -20,10 +21,17 @@ const lockFs = Object.fromEntries(
   ]),
 );
 
+/** How often, and how many times, a lock another process holds is tried again: 7.5 s in all. */
+const WAIT_MS = 50;
+const TRIES = 150;
+
 /**
  * Holds `<file>.lock` while `change` runs, so that the server and a command-line tool
  * (`npm run accounts`, `npm run catalog`) never write `file` over each other. A lock left by a
- * killed process is taken over once 5 s old; waiting gives up after 7.5 s.
+ * killed process is taken over once 5 s old; waiting for one held gives up after 7.5 s. Any
+ * other failure to take it (the folder removed, a read-only disk) is a `StoreFileError` (503)
+ * at once: proper-lockfile's own retries tried every error again, so a missing folder took
+ * 7.5 s and then surfaced as a raw `ENOENT`.
  *
  * The lock directory is made, checked and removed with synchronous calls of a few
  * microseconds: each asynchronous one is a round trip to libuv's thread pool, and those thread
@@ -35,17 +43,36 @@ const lockFs = Object.fromEntries(
  * await underLock('var/accounts.json', log.warn, async () => { … read, decide, write … });
  */
 export async function underLock<T>(file: string, warn: (line: string) => void, change: () => Promise<T>): Promise<T> {
-  const release = await lock(file, {
-    realpath: false,
-    stale: 5_000,
-    retries: { retries: 150, factor: 1, minTimeout: 50, maxTimeout: 50 },
-    fs: lockFs,
-    onCompromised: (error) => warn(`lock on ${file} compromised: ${error.message}`),
-  });
+  const release = await acquire(file, warn);
   try {
     return await change();
   } finally {
     await release();
+  }
+}
+
+async function acquire(file: string, warn: (line: string) => void): Promise<() => Promise<void>> {
+  for (let tries = 1; ; tries++) {
+    try {
+      return await lock(file, {
+        realpath: false,
+        stale: 5_000,
+        fs: lockFs,
+        onCompromised: (error) => warn(`lock on ${file} compromised: ${error.message}`),
+      });
+    } catch (error) {
+      const { code, message } = error as NodeJS.ErrnoException;
+      if (code !== 'ELOCKED') {
+        const missing = code === 'ENOENT' ? ': its folder is missing' : '';
+        throw new StoreFileError(file, `cannot be locked (${code ?? message}${missing})`);
+      }
+      if (tries === TRIES)
+        throw new StoreFileError(
+          file,
+          `is held by another process (${file}.lock) for over 7.5 s; retry once it is done`,
+        );
+      await setTimeout(WAIT_MS);
+    }
   }
 }
 
