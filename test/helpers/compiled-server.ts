@@ -12,7 +12,7 @@ import { ensureBuilt, START_ARGS } from './start-command.ts';
 const RECORDER = join(ROOT, 'test', 'helpers', 'answer-recorder.mjs');
 
 /** Waits until `url` answers `/api/ping`, or throws with the output when the process ended first. */
-async function waitUntilUp(url: string, exited: () => boolean, output: () => string): Promise<void> {
+export async function waitUntilUp(url: string, exited: () => boolean, output: () => string): Promise<void> {
   for (const deadline = Date.now() + 30_000; Date.now() < deadline;) {
     if (exited()) throw new Error(`the compiled server exited:\n${output()}`);
     const answered = await fetch(`${url}/api/ping`).then(
