@@ -6,7 +6,7 @@ import { createLogger } from './config/logger.ts';
 import { anchorTickObject } from './lib/tick-object-anchor.ts';
 
 // Before any request: keeps every `process.nextTick` on V8's fast path after an idle collection.
-anchorTickObject();
+void anchorTickObject();
 
 const settings = readConfig();
 if ('error' in settings) {

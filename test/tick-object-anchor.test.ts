@@ -24,7 +24,7 @@ function literalStates(printed: string): string[] {
 /** Holds a tick object when ANCHOR is set; ticks, collects four times while no tick object is alive (ticking between), prints nextTick. */
 const IDLE_COLLECTIONS = `
 import { anchorTickObject } from './src/lib/tick-object-anchor.ts';
-if (process.env.ANCHOR) anchorTickObject();
+if (process.env.ANCHOR && !('callback' in (await anchorTickObject()))) throw new Error('the anchor holds no tick object');
 const ticks = () => new Promise((done) => { let n = 0; const f = () => (++n < 1000 ? process.nextTick(f) : done()); process.nextTick(f); });
 await ticks();
 for (let round = 0; round < 4; round++) {
