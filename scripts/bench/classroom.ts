@@ -246,8 +246,7 @@ export async function measureClassroom(options: ClassroomOptions): Promise<Class
     await call(base, 'DELETE', '/api/v1/sandbox', warmUp);
     // B takes as many writes as S will, from students of its own, then resets every sandbox: the
     // anonymous reads then compare a server holding sandboxes with one that held as many and holds
-    // none. S with every sandbox reset stayed as slow, against a B that had never taken a write,
-    // as S with them: what cost was the writes taken (the code they left compiled), not the sandboxes.
+    // none, both having run the same code.
     progress(`B: ${options.sandboxes} students writing ${2 * options.writes} writes each, then every sandbox reset`);
     const others: string[] = [];
     for (let n = 0; n < options.sandboxes; n++) others.push(await register(origin(b), n));
