@@ -1,17 +1,20 @@
-import { cp, readFile } from 'node:fs/promises';
+import { cp, readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { tokenWithRole } from './helpers/admin.ts';
 import { caller, type Answer } from './helpers/curator-calls.ts';
+import { copyWrite, echoWrite, pictureWrite, type Write } from './helpers/curator-copies.ts';
 import { dataFile, startApp, tempDir, TEST_ENV } from './helpers/http.ts';
 import { ROOT, runScript } from './helpers/spawn.ts';
 
 // A model-based test of the write gate: random short sequences of writes, good and bad, on a
-// server whose data/ is a copy that each sequence's export folds into. After every write, a
-// 2xx is what a GET serves and a refusal kept nothing; after every sequence the export and
-// `check-data --strict` pass on the result.
+// server whose data/ is a copy that each sequence's export folds into. Besides invented
+// values, the writes copy real records (from data/ and from GET answers), send records back
+// as read, and point pictures at other records'. After every write, a 2xx is what a GET
+// serves and a refusal kept nothing; after every sequence the export and `check-data
+// --strict` pass on the result, and a server booted on it serves what the running one did.
 const dir = await tempDir();
 const dataDir = join(dir, 'data');
 await cp(join(ROOT, 'data'), dataDir, { recursive: true });
@@ -42,13 +45,10 @@ const translated = fc.constantFrom('locations', 'games', 'episodes', 'seasons') 
 >;
 const titleOf = (family: string) => (family === 'locations' || family === 'games' ? 'name' : 'title');
 
-interface Write {
-  method: 'POST' | 'PATCH' | 'DELETE';
-  path: string;
-  body?: unknown;
-}
-
 const write: fc.Arbitrary<Write> = fc.oneof(
+  copyWrite,
+  echoWrite,
+  pictureWrite,
   fc
     .record({ family: translated, uuid: fc.nat(), language: fc.option(language), value: text })
     .map(({ family, uuid, language, value }) => ({
@@ -136,10 +136,13 @@ function servedPath(done: Write, answer: Answer): string {
   return inLanguage ? `${path}?language=${answer.body.language}` : path;
 }
 
+const served = async (path: string) => (await (await app.get(path)).json()) as Record<string, unknown>;
+
 async function check(done: Write): Promise<void> {
   const before = await overlay();
-  const answer = await call(done.method, done.path, done.body);
-  const what = `${done.method} ${done.path} ${JSON.stringify(done.body) ?? ''} → ${answer.status} ${JSON.stringify(answer.body).slice(0, 300)}`;
+  const body = done.from ? await done.from(served) : done.body;
+  const answer = await call(done.method, done.path, body);
+  const what = `${done.method} ${done.path} ${JSON.stringify(body) ?? ''} → ${answer.status} ${JSON.stringify(answer.body).slice(0, 300)}`;
   assert.ok(answer.status < 500, what);
   if (answer.status >= 400) {
     assert.is(await overlay(), before, `refused yet kept: ${what}`);
@@ -153,6 +156,41 @@ async function check(done: Write): Promise<void> {
   }
 }
 
+/** Every record of `server`, family by family in the default language, pictures with their origin taken off. */
+async function everything(server: typeof app): Promise<string> {
+  const families = ['actors', 'characters', 'episodes', 'seasons', 'locations', 'soundtracks', 'games'];
+  const lists = await Promise.all(
+    families.map(async (family) => (await server.get(`/api/v1/${family}?size=50`)).text()),
+  );
+  return [...lists, await (await server.get('/api/v1/overview')).text()].join('\n').replaceAll(server.url, '');
+}
+
+/**
+ * A server started on the exported data/ (with an overlay of its own, empty) serves every
+ * record as the running one does, every picture it names answers, and no data file holds the
+ * running server's own address: its pictures are kept as paths.
+ */
+async function bootsAndServesTheSame(): Promise<void> {
+  for (const file of await readdir(dataDir, { recursive: true }))
+    if (file.endsWith('.json'))
+      assert.not.ok((await readFile(join(dataDir, file), 'utf8')).includes(app.url), `${file} holds ${app.url}`);
+  const booted = await startApp({ DATA_DIR: dataDir }, await tempDir());
+  try {
+    const [running, fresh] = [await everything(app), await everything(booted)];
+    const at = [...running].findIndex((c, i) => c !== fresh[i]);
+    assert.ok(
+      at === -1 && fresh.length === running.length,
+      `a server booted on the export serves other answers than the running one: running …${running.slice(at - 300, at + 200)}… booted …${fresh.slice(at - 300, at + 200)}…`,
+    );
+    for (const picture of new Set(fresh.match(/"\/images\/[^"]+"/g) ?? [])) {
+      const answer = await booted.get(JSON.parse(picture) as string);
+      assert.is(answer.status, 200, `${picture} on the booted server`);
+    }
+  } finally {
+    await booted.close();
+  }
+}
+
 test('after random writes every 2xx is served, every refusal kept nothing, and the export passes check-data --strict', async () => {
   await fc.assert(
     fc.asyncProperty(fc.array(write, { minLength: 1, maxLength: 10 }), async (writes) => {
@@ -161,9 +199,10 @@ test('after random writes every 2xx is served, every refusal kept nothing, and t
       assert.is(exported.code, 0, exported.stderr + exported.stdout);
       const checked = await runScript('scripts/check-data.ts', [dataDir, '--strict'], ENV);
       assert.is(checked.code, 0, checked.stderr + checked.stdout);
+      await bootsAndServesTheSame();
     }),
     // The server keeps its state from one run to the next: a shrunk sequence would not replay the failure.
-    { numRuns: 6, endOnFailure: true },
+    { numRuns: 8, endOnFailure: true, includeErrorInReport: true },
   );
 });
 

@@ -13,7 +13,7 @@ export class Catalog {
     readonly languages: readonly string[],
     readonly defaultLanguage: string,
     readonly version: string,
-    /** The picture files under the data directory's `images/` that records name, by path (`/images/…`). */
+    /** The picture files under the data directory's `images/`, by path (`/images/…`). */
     readonly pictureFiles: ReadonlyMap<string, Buffer> = new Map(),
   ) {}
 

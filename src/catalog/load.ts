@@ -6,7 +6,8 @@ import { FAMILIES, type Family, type FamilyName } from './families.ts';
 import { checkConsistency } from './consistency-check.ts';
 import { locateProblems } from './locate.ts';
 import { checkOverview } from './overview-check.ts';
-import { checkPictures } from './pictures/picture-check.ts';
+import { checkPictureNames } from './pictures/picture-names.ts';
+import { readPictureFiles } from './pictures/picture-files.ts';
 import { refuses, sortProblems } from './problems.ts';
 import { parseJson } from '../lib/json.ts';
 import { checkReferences, type Checked, type CheckedFamily } from './reference-check.ts';
@@ -95,8 +96,14 @@ export async function loadCatalog(dir: string, options: { defaultLanguage: strin
   );
   read.problems.push(...overviewProblems);
   read.problems.push(...checkReferences(checked, languages, options.defaultLanguage), ...checkConsistency(checked));
-  const pictures = await checkPictures(dir, checked);
-  read.problems.push(...pictures.problems);
+  const pictures = await readPictureFiles(dir);
+  read.problems.push(
+    ...pictures.problems,
+    ...checkPictureNames(checked, {
+      hasFile: (path) => pictures.files.has(path) || pictures.refused.has(path),
+      hasRecord: (family, uuid) => checked.get(family)!.uuids.has(uuid),
+    }),
+  );
   // A changed picture is a new version, as a changed data file is.
   for (const [path, bytes] of pictures.files) read.hash.update(`${path}\0`).update(bytes).update('\0');
   const refused = read.problems.some((problem) => refuses(problem));

@@ -1,23 +1,5 @@
-import { isLocalPicture } from './pictures/references.ts';
+import { withPictureUrls } from './pictures/urls.ts';
 import type { FamilyStore } from './store.ts';
-import type { CatalogRecord } from './types.ts';
-
-/**
- * The record with the pictures it names under `/images/` made absolute with `origin` (see
- * `pictureOrigin`); absolute URLs (HawAPI's layout) are left as they are.
- */
-function withPictureUrls(record: CatalogRecord, origin: string): CatalogRecord {
-  const { thumbnail, images } = record;
-  const localImages = Array.isArray(images) && images.some(isLocalPicture);
-  if (!origin || (!isLocalPicture(thumbnail) && !localImages)) return record;
-  return {
-    ...record,
-    ...(isLocalPicture(thumbnail) ? { thumbnail: origin + thumbnail } : {}),
-    ...(localImages
-      ? { images: (images as unknown[]).map((image) => (isLocalPicture(image) ? origin + image : image)) }
-      : {}),
-  };
-}
 
 /**
  * A record as the API serves it. Translated families get the translated fields of `language`

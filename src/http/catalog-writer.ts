@@ -9,6 +9,7 @@ import {
   patchTranslation,
 } from '../catalog/edit/sub-resources.ts';
 import type { Catalog } from '../catalog/catalog.ts';
+import { withLocalPictures } from '../catalog/pictures/urls.ts';
 import type { Draft } from '../catalog/edit/draft.ts';
 import { family, type FamilyName } from '../catalog/families.ts';
 import { familyPath, hrefOf } from '../catalog/href.ts';
@@ -138,11 +139,13 @@ export class CatalogWriter {
   }
 
   createRecord(call: WriteCall, name: FamilyName, body: unknown): Promise<WriteOutcome> {
-    return this.#run(call, (draft) => createRecord(draft, name, body));
+    const local = withLocalPictures(body, call.origin);
+    return this.#run(call, (draft) => createRecord(draft, name, local));
   }
 
   patchRecord(call: WriteCall, name: FamilyName, uuid: string, body: unknown): Promise<WriteOutcome> {
-    return this.#run(call, (draft) => patchRecord(draft, name, uuid, body), this.#recordTags(call, name, uuid));
+    const local = withLocalPictures(body, call.origin);
+    return this.#run(call, (draft) => patchRecord(draft, name, uuid, local), this.#recordTags(call, name, uuid));
   }
 
   deleteRecord(call: WriteCall, name: FamilyName, uuid: string): Promise<WriteOutcome> {

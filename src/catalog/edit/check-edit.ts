@@ -1,6 +1,7 @@
 import { checkConsistency } from '../consistency-check.ts';
 import { FAMILIES, type FamilyName } from '../families.ts';
 import { checkOverview } from '../overview-check.ts';
+import { checkPictureNames } from '../pictures/picture-names.ts';
 import { checkReferences, type Checked, type CheckedFamily } from '../reference-check.ts';
 import { checkSchema } from '../schema-check.ts';
 import { hrefOf, uuidIn } from '../href.ts';
@@ -15,9 +16,18 @@ export interface EditProblems {
 
 type Scope = Map<FamilyName, Set<string>>;
 
-function scopeOf(changes: readonly RowChange[]): Scope {
+/**
+ * The records a write involves: those it changes, and those showing a picture drawn for a
+ * record it deletes (their picture would be gone).
+ */
+function scopeOf(draft: Draft, changes: readonly RowChange[]): Scope {
   const scope: Scope = new Map([...FAMILIES.keys()].map((name) => [name, new Set<string>()]));
-  for (const change of changes) scope.get(change.family)!.add(change.uuid);
+  for (const change of changes) {
+    scope.get(change.family)!.add(change.uuid);
+    if (change.language !== undefined || change.after !== null) continue;
+    for (const shower of draft.showingDrawnPictures(change.family, change.uuid))
+      scope.get(shower.family)!.add(shower.uuid);
+  }
   return scope;
 }
 
@@ -121,7 +131,7 @@ function overviewProblems(
  * const { invalid, conflicts } = checkEdit(draft);
  */
 export function checkEdit(draft: Draft, changes: readonly RowChange[] = draft.changes()): EditProblems {
-  const scope = scopeOf(changes);
+  const scope = scopeOf(draft, changes);
   const checked = checkedOf(draft, scope, rowsInDroppedLanguages(draft), changes);
   const problems: Problem[] = [];
   for (const { family, records, translations } of checked.values()) {
@@ -151,6 +161,12 @@ export function checkEdit(draft: Draft, changes: readonly RowChange[] = draft.ch
     ...checkReferences(checked, overview.languages, draft.catalog.defaultLanguage).filter(
       (problem) => problem.severity !== 'note',
     ),
+    ...checkPictureNames(checked, {
+      hasFile: (path) => draft.catalog.pictureFiles.has(path),
+      hasRecord: (family, uuid) => draft.record(family, uuid) !== undefined,
+      deletes: (family, uuid) => draft.catalog.store(family).position(uuid) !== undefined,
+      creates: (family, uuid) => draft.catalog.store(family).position(uuid) === undefined,
+    }),
   );
   // A problem of a row the write sets is the request's (400); one it leaves on a row it does not set, or a
   // broken link between records, is a conflict with the catalog as it is (409).

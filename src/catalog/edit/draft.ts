@@ -1,6 +1,8 @@
 import { createHash } from 'node:crypto';
 import type { Catalog } from '../catalog.ts';
+import { canonicalRow } from '../canonical.ts';
 import { family, type FamilyName } from '../families.ts';
+import { drawnPicture, pictureReferences } from '../pictures/references.ts';
 
 /** A row of a data file: a record, or a translation row (parent uuid, language, fields). */
 export type Row = Record<string, unknown>;
@@ -76,10 +78,11 @@ export class Draft {
     return position === undefined ? undefined : store.records[position];
   }
 
+  /** Stages `row` (null: removed) in the canonical key order of its data file, as an export writes it and a boot serves it. */
   setRecord(name: FamilyName, uuid: string, row: Row | null): void {
     const key = recordKey(name, uuid);
     const before = this.#records.get(key)?.before ?? fingerprint(this.#baseRecord(name, uuid));
-    this.#records.set(key, { name, uuid, row, before });
+    this.#records.set(key, { name, uuid, row: row && canonicalRow(family(name).file, row), before });
   }
 
   /** The translation row of `uuid` in `language` as staged or served (the file's form). */
@@ -89,10 +92,12 @@ export class Draft {
     return this.#baseRow(name, uuid, language);
   }
 
+  /** Stages a translation row (null: removed), in canonical key order as `setRecord`. */
   setTranslation(name: FamilyName, uuid: string, language: string, row: Row | null): void {
     const key = rowKey(name, uuid, language);
     const before = this.#rows.get(key)?.before ?? fingerprint(this.#baseRow(name, uuid, language));
-    this.#rows.set(key, { name, uuid, language, row, before });
+    const canonical = row && canonicalRow(family(name).translation!.file, row);
+    this.#rows.set(key, { name, uuid, language, row: canonical, before });
   }
 
   /** The languages `uuid` has a translation row in, in the catalog's order. */
@@ -113,6 +118,33 @@ export class Draft {
       else found.delete(uuid);
     }
     return [...found];
+  }
+
+  /**
+   * The records, as staged, whose `thumbnail` or `images` show a picture drawn for record
+   * `uuid` of `name` (`drawnPicture`): what deleting that record would leave without a picture.
+   */
+  showingDrawnPictures(name: FamilyName, uuid: string): { family: FamilyName; uuid: string }[] {
+    const candidates = new Map<string, { family: FamilyName; uuid: string }>();
+    for (const store of this.catalog.stores.values()) {
+      for (const field of ['thumbnail', 'images']) {
+        if (!store.family.fields.has(field)) continue;
+        const family = store.family.name as FamilyName;
+        for (const position of store.index(field, this.catalog.defaultLanguage).prefix(`/images/${name}/${uuid}`)) {
+          const candidate = store.records[position]!.uuid;
+          candidates.set(recordKey(family, candidate), { family, uuid: candidate });
+        }
+      }
+    }
+    for (const staged of this.#records.values())
+      candidates.set(recordKey(staged.name, staged.uuid), { family: staged.name, uuid: staged.uuid });
+    const shows = (row: Row | undefined) =>
+      row !== undefined &&
+      pictureReferences(row).some(({ path }) => {
+        const drawn = drawnPicture(path);
+        return drawn?.family === name && drawn.uuid === uuid;
+      });
+    return [...candidates.values()].filter((candidate) => shows(this.record(candidate.family, candidate.uuid)));
   }
 
   /** What is staged now, to go back to with `restore` (a write that turns out not to apply). */

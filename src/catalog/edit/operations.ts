@@ -1,8 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { HttpError } from '../../lib/http-error.ts';
 import { canonicalLanguage } from '../../lib/formats.ts';
-import { capitalize } from '../../lib/text.ts';
-import { canonicalRow } from '../canonical.ts';
+import { capitalize, withArticle } from '../../lib/text.ts';
 import { FAMILIES, type Family, type FamilyName } from '../families.ts';
 import type { Problem } from '../types.ts';
 import { bodyObject, shown, splitBody, withoutNullFields, type SplitBody } from './body.ts';
@@ -34,15 +33,6 @@ function existing(draft: Draft, name: FamilyName, uuid: string): Row {
   const record = draft.record(name, uuid);
   if (!record) throw new HttpError(404, `${capitalize(familyOf(name).singular)} '${uuid}' not found`);
   return record;
-}
-
-/** Stores `row` in canonical key order. */
-function put(edit: Edit, name: FamilyName, uuid: string, row: Row): void {
-  edit.draft.setRecord(name, uuid, canonicalRow(familyOf(name).file, row));
-}
-
-function putTranslation(edit: Edit, name: FamilyName, uuid: string, language: string, row: Row | null): void {
-  edit.draft.setTranslation(name, uuid, language, row && canonicalRow(familyOf(name).translation!.file, row));
 }
 
 /** What the edit staged, for the gate (`passGate`) to check before anything is kept. */
@@ -113,12 +103,12 @@ export function createRecord(draft: Draft, name: FamilyName, body: unknown, now 
     updated_at: now,
   };
   if (name === 'episodes') record = joinSeason(edit, uuid, record);
-  put(edit, name, uuid, record);
+  edit.draft.setRecord(name, uuid, record);
   keepLinks(edit, name, uuid, undefined, record);
   let language: string | undefined;
   if (family.translation) {
     language = languageOf(edit, split.language);
-    putTranslation(edit, name, uuid, language, {
+    edit.draft.setTranslation(name, uuid, language, {
       [family.translation.parentKey]: uuid,
       language,
       ...withoutNullFields(split.translated),
@@ -141,7 +131,7 @@ export function patchRecord(
   now = writeTime(),
 ): WriteOutcome {
   const family = familyOf(name);
-  const patch = bodyObject(body, `a merge patch of a ${family.singular}`);
+  const patch = bodyObject(body, `a merge patch of ${withArticle(family.singular)}`);
   if (Object.keys(patch).length === 0)
     throw new HttpError(400, 'Request body is an empty merge patch: name at least one field to change');
   const before = existing(draft, name, uuid);
@@ -151,14 +141,14 @@ export function patchRecord(
   let after: Row = { ...(mergePatch(before, split.own) as Row), uuid, href: before.href, updated_at: now };
   if (before.created_at !== undefined) after.created_at = before.created_at;
   if (name === 'episodes') after = moveEpisode(edit, uuid, before, after, split.own);
-  put(edit, name, uuid, after);
+  edit.draft.setRecord(name, uuid, after);
   keepLinks(edit, name, uuid, before, after);
   let language: string | undefined;
   if (family.translation) {
     language = languageOf(edit, split.language);
     if (Object.keys(split.translated).length) {
       const current = draft.translation(name, uuid, language) ?? { [family.translation.parentKey]: uuid, language };
-      putTranslation(edit, name, uuid, language, mergePatch(current, split.translated) as Row);
+      edit.draft.setTranslation(name, uuid, language, mergePatch(current, split.translated) as Row);
     }
   }
   return staged(edit, { family: name, uuid, ...(language ? { language } : {}) });
@@ -194,4 +184,4 @@ export function deleteRecord(draft: Draft, name: FamilyName, uuid: string, now =
   return staged(edit, { family: name, uuid });
 }
 
-export { existing, staged, languageOf, put, putTranslation, type Edit };
+export { existing, staged, languageOf, type Edit };

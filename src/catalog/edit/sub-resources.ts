@@ -1,20 +1,11 @@
 import { HttpError } from '../../lib/http-error.ts';
-import { capitalize } from '../../lib/text.ts';
+import { capitalize, withArticle } from '../../lib/text.ts';
 import { FAMILIES, type FamilyName } from '../families.ts';
 import { socialNamed, socialsOf, type Social } from '../socials.ts';
 import { bodyObject, shown } from './body.ts';
 import type { Draft, Row } from './draft.ts';
 import { mergePatch } from './merge-patch.ts';
-import {
-  existing,
-  staged,
-  languageOf,
-  put,
-  putTranslation,
-  writeTime,
-  type Edit,
-  type WriteOutcome,
-} from './operations.ts';
+import { existing, staged, languageOf, writeTime, type Edit, type WriteOutcome } from './operations.ts';
 
 /** The record's language that `asked` names (any case), or undefined. */
 function held(draft: Draft, name: FamilyName, uuid: string, asked: string): string | undefined {
@@ -37,7 +28,7 @@ function translationBody(
 
 /** The record's `updated_at` moves with any change to what belongs to it. */
 function touch(edit: Edit, name: FamilyName, uuid: string, record: Row): void {
-  put(edit, name, uuid, { ...record, updated_at: edit.now });
+  edit.draft.setRecord(name, uuid, { ...record, updated_at: edit.now });
 }
 
 /**
@@ -62,9 +53,9 @@ export function createTranslation(
   if (already)
     throw new HttpError(
       409,
-      `${capitalize(FAMILIES.get(name)!.singular)} '${uuid}' has a ${already} translation already; change it with PATCH …/translations/${already}`,
+      `${capitalize(FAMILIES.get(name)!.singular)} '${uuid}' has ${withArticle(already)} translation already; change it with PATCH …/translations/${already}`,
     );
-  putTranslation(edit, name, uuid, language, {
+  edit.draft.setTranslation(name, uuid, language, {
     [FAMILIES.get(name)!.translation!.parentKey]: uuid,
     language,
     ...fields,
@@ -96,7 +87,7 @@ export function patchTranslation(
     );
   }
   const edit: Edit = { draft, now, conflicts: [] };
-  putTranslation(edit, name, uuid, language, mergePatch(draft.translation(name, uuid, language), fields) as Row);
+  edit.draft.setTranslation(name, uuid, language, mergePatch(draft.translation(name, uuid, language), fields) as Row);
   touch(edit, name, uuid, record);
   return staged(edit, { family: name, uuid, language });
 }
@@ -120,7 +111,7 @@ export function deleteTranslation(
     );
   }
   const edit: Edit = { draft, now, conflicts: [] };
-  putTranslation(edit, name, uuid, language, null);
+  edit.draft.setTranslation(name, uuid, language, null);
   touch(edit, name, uuid, record);
   return staged(edit, { family: name, uuid });
 }
@@ -142,7 +133,7 @@ export function createSocial(
     );
   }
   const edit: Edit = { draft, now, conflicts: [] };
-  put(edit, 'actors', uuid, { ...record, socials: [...socials, social], updated_at: now });
+  edit.draft.setRecord('actors', uuid, { ...record, socials: [...socials, social], updated_at: now });
   return { ...staged(edit, { family: 'actors', uuid }), social: String(social.social) };
 }
 
@@ -171,7 +162,7 @@ export function patchSocial(
     throw new HttpError(409, `Actor '${uuid}' has a '${changed.social}' social already`);
   }
   const edit: Edit = { draft, now, conflicts: [] };
-  put(edit, 'actors', uuid, {
+  edit.draft.setRecord('actors', uuid, {
     ...record,
     socials: socialsOf(record).map((s) => (s === current ? changed : s)),
     updated_at: now,
@@ -186,6 +177,6 @@ export function deleteSocial(draft: Draft, uuid: string, name: string, now = wri
   const edit: Edit = { draft, now, conflicts: [] };
   const rest = socialsOf(record).filter((s) => s !== current);
   const { socials: _socials, ...without } = record;
-  put(edit, 'actors', uuid, { ...(rest.length ? { ...record, socials: rest } : without), updated_at: now });
+  edit.draft.setRecord('actors', uuid, { ...(rest.length ? { ...record, socials: rest } : without), updated_at: now });
   return staged(edit, { family: 'actors', uuid });
 }

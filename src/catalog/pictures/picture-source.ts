@@ -4,7 +4,7 @@ import type { FamilyName } from '../families.ts';
 import type { FamilyStore } from '../store.ts';
 import { drawPicture, type PictureSubject } from './draw.ts';
 import { pictureType } from './file-types.ts';
-import { pictureReferences } from './references.ts';
+import { drawnPicture } from './references.ts';
 import { uuidIn } from '../href.ts';
 
 /** A picture ready to serve: its bytes, media type and a tag naming the bytes. */
@@ -46,14 +46,22 @@ function picture(bytes: Buffer, type: string): Picture {
   return { bytes, type, etag: createHash('sha1').update(bytes).digest('base64url').slice(0, 22) };
 }
 
-/** `/images/<family>/<uuid>[-n].svg`: the only paths a drawn picture may have. */
-const DRAWN_PATH = /^\/images\/([a-z]+)\/([^/]+?)(?:-[1-9][0-9]{0,2})?\.svg$/;
+/** Whether a record of `catalog` names `path` in its `thumbnail` or `images`. */
+function named(catalog: Catalog, path: string): boolean {
+  for (const store of catalog.stores.values()) {
+    for (const field of ['thumbnail', 'images']) {
+      if (store.family.fields.has(field) && store.index(field, catalog.defaultLanguage).get(path).length > 0)
+        return true;
+    }
+  }
+  return false;
+}
 
 /**
  * The picture `catalog` serves at `path`: the file the data directory holds there (a
- * contributor's picture wins), else the one drawn for the record whose own drawn picture the
- * path is (the load check lets no other record name it); undefined when the catalog names no
- * picture there. Draws on every call: the caller keeps what it serves.
+ * contributor's picture wins), else, when a record names the path, the picture drawn for the
+ * record the path names (`drawnPicture`: the naming record's own, or another's it shows);
+ * undefined when there is none. Draws on every call: the caller keeps what it serves.
  *
  * @example
  * pictureAt(catalog, '/images/characters/9df6….svg')?.type; // 'image/svg+xml'
@@ -61,13 +69,9 @@ const DRAWN_PATH = /^\/images\/([a-z]+)\/([^/]+?)(?:-[1-9][0-9]{0,2})?\.svg$/;
 export function pictureAt(catalog: Catalog, path: string): Picture | undefined {
   const file = catalog.pictureFiles.get(path);
   if (file) return picture(file, pictureType(path));
-  const [, family, uuid] = DRAWN_PATH.exec(path) ?? [];
-  const store = family !== undefined && catalog.stores.get(family as FamilyName);
-  const position = store ? store.position(uuid!) : undefined;
-  if (!store || position === undefined) return undefined;
-  const reference = pictureReferences(store.records[position]!).find((named) => named.path === path);
-  return (
-    reference &&
-    picture(Buffer.from(drawPicture(subjectOf(catalog, store, position), reference.variant)), 'image/svg+xml')
-  );
+  const drawn = drawnPicture(path);
+  const store = drawn && catalog.stores.get(drawn.family);
+  const position = store ? store.position(drawn!.uuid) : undefined;
+  if (!store || position === undefined || !named(catalog, path)) return undefined;
+  return picture(Buffer.from(drawPicture(subjectOf(catalog, store, position), drawn!.variant)), 'image/svg+xml');
 }

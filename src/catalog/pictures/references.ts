@@ -1,4 +1,4 @@
-import type { CatalogRecord } from '../types.ts';
+import { isFamilyName, type FamilyName } from '../families.ts';
 
 /** Whether a value of `thumbnail` or `images` names a picture this server serves. */
 export function isLocalPicture(value: unknown): value is string {
@@ -43,12 +43,28 @@ export function generatedPicturePath(family: string, uuid: string, variant: numb
   return `/images/${family}/${uuid}${variant === 0 ? '' : `-${variant}`}.svg`;
 }
 
-/** Whether `path` is one of the pictures the server draws for `record` of `family`. */
-export function isGeneratedPicture(
-  path: string,
-  family: string,
-  record: CatalogRecord | Record<string, unknown>,
-): boolean {
-  const prefix = `/images/${family}/${String(record.uuid)}`;
-  return path.startsWith(prefix) && /^(?:-[1-9][0-9]{0,2})?\.svg$/.test(path.slice(prefix.length));
+/** The highest `n` of a drawn picture's `-n` variant: the thumbnail is 0, the n-th of `images` is n. */
+export const MAX_VARIANT = 999;
+
+const DRAWN_PATH = /^\/images\/([a-z]+)\/([^/]+?)(?:-([1-9][0-9]{0,2}))?\.svg$/;
+
+/** What a drawn picture's path names: the record it is drawn for (by family and uuid) and its variant. */
+export interface DrawnPicture {
+  family: FamilyName;
+  uuid: string;
+  variant: number;
+}
+
+/**
+ * The record and variant `path` would be drawn for, when it has the form of a drawn picture
+ * (`generatedPicturePath`); undefined otherwise. Whether that record exists is the caller's
+ * to ask: any record may show any record's drawn picture while that record is in the catalog.
+ *
+ * @example
+ * drawnPicture('/images/characters/9df6…-2.svg'); // { family: 'characters', uuid: '9df6…', variant: 2 }
+ */
+export function drawnPicture(path: string): DrawnPicture | undefined {
+  const [, family, uuid, variant] = DRAWN_PATH.exec(path) ?? [];
+  if (family === undefined || !isFamilyName(family)) return undefined;
+  return { family, uuid: uuid!, variant: variant === undefined ? 0 : Number(variant) };
 }
