@@ -242,7 +242,12 @@ test('a role other than BASIC needs an ADMIN token: 401 without one, 403 with an
   assertError(
     await post(app.url, REGISTER, newUser('admin2', { role: 'ADMIN' }), { Authorization: `Bearer ${maintainer}` }),
     403,
-    /ADMIN account.*MAINTAINER's$/,
+    /^Registering an ADMIN account needs an ADMIN's bearer token; this token is a MAINTAINER's$/,
+  );
+  assertError(
+    await post(app.url, REGISTER, newUser('admin3', { role: 'ADMIN' })),
+    401,
+    /^Registering an ADMIN account needs an ADMIN's bearer token$/,
   );
   const admin = await tokenWithRole(app, 'ADMIN', 'admin1');
   for (const role of ['DEV', 'MAINTAINER', 'ADMIN']) {

@@ -1,9 +1,22 @@
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import {
+  buildSchema,
+  getNamedType,
+  GraphQLID,
+  isInputObjectType,
+  isListType,
+  isNonNullType,
+  isScalarType,
+  type GraphQLInputType,
+} from 'graphql';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { tokenWithRole } from './helpers/admin.ts';
 import { graphqlCall } from './helpers/curator-calls.ts';
 import { registered } from './helpers/accounts-app.ts';
 import { dataFile, startApp, tempDir } from './helpers/http.ts';
+import { ROOT } from './helpers/spawn.ts';
 
 type Json = Record<string, unknown>;
 type GraphQLAnswer = { status: number; data?: Json | null; errors?: { message: string; extensions?: Json }[] };
@@ -172,6 +185,45 @@ test('roles: anonymous 401 and BASIC 403 with REST’s messages, MAINTAINER writ
   assert.equal((await rest('GET', '/api/v1/locations?size=1')).body, before);
   const made = await graphql(CREATE_LOCATION, { input: { name: 'Curator’s' } });
   assert.equal(made.errors, undefined);
+});
+
+/** A value of `type` that passes GraphQL's validation: required input fields filled, the rest left out. */
+function sample(type: GraphQLInputType): unknown {
+  if (isNonNullType(type)) return sample(type.ofType);
+  if (isListType(type)) return [sample(type.ofType)];
+  if (isInputObjectType(type))
+    return Object.fromEntries(
+      Object.values(type.getFields())
+        .filter((field) => isNonNullType(field.type))
+        .map((field) => [field.name, sample(field.type)]),
+    );
+  if (type === GraphQLID) return '00000000-0000-4000-8000-000000000000';
+  if (type.name === 'Int' || type.name === 'Float') return 1;
+  if (type.name === 'Boolean') return true;
+  return 'x';
+}
+
+test('every mutation of the schema, on a record that does not exist, admits the caller first, as REST does', async () => {
+  const schema = buildSchema(await readFile(join(ROOT, 'data', 'schemas', 'catalog.graphql'), 'utf8'));
+  const fields = Object.values(schema.getMutationType()!.getFields());
+  assert.ok(fields.length > 30, `${fields.length} mutations`);
+  const rest = await fetch(`${app.url}/api/v1/locations/00000000-0000-4000-8000-000000000000`, { method: 'DELETE' });
+  assert.is(rest.status, 401);
+  for (const field of fields) {
+    const declared = field.args.map((arg) => `$${arg.name}: ${String(arg.type)}`).join(', ');
+    const passed = field.args.map((arg) => `${arg.name}: $${arg.name}`).join(', ');
+    const selection = isScalarType(getNamedType(field.type)) ? '' : ' { uuid }';
+    const query = `mutation${declared ? ` (${declared})` : ''} { ${field.name}${passed ? `(${passed})` : ''}${selection} }`;
+    const variables = Object.fromEntries(field.args.map((arg) => [arg.name, sample(arg.type)]));
+    assert.equal(refusal(await graphql(query, variables, '')), {
+      status: 401,
+      message: `mutation ${field.name} changes the catalog: send a MAINTAINER or ADMIN account's token (Authorization: Bearer <token>)`,
+    });
+    assert.equal(refusal(await graphql(query, variables, basic)), {
+      status: 403,
+      message: "Account 'user_gqlreader' is BASIC: only MAINTAINER and ADMIN accounts change the catalog",
+    });
+  }
 });
 
 test('hostile inputs that GraphQL refuses before running: wrong types, unknown keys, __proto__ (400, nothing written)', async () => {

@@ -1,6 +1,7 @@
 import type { ErrorObject } from 'ajv';
 import { compileValidator } from '../lib/validators.ts';
 import { ROLES, type Role } from '../lib/roles.ts';
+import { withArticle } from '../lib/text.ts';
 
 const name = { type: 'string', minLength: 1, maxLength: 50, pattern: '\\S' };
 const username = { type: 'string', minLength: 3, maxLength: 30, pattern: '^[A-Za-z0-9_.-]+$' };
@@ -72,7 +73,9 @@ function explain(error: ErrorObject): string {
     case 'additionalProperties':
       return `unknown field '${String(params.additionalProperty)}'`;
     case 'type':
-      return error.instancePath ? `${field} must be a ${String(params.type)}` : 'the body must be a JSON object';
+      return error.instancePath
+        ? `${field} must be ${withArticle(String(params.type))}`
+        : 'the body must be a JSON object';
     case 'minLength':
     case 'maxLength':
       return `${field} must be ${schema?.minLength}–${schema?.maxLength} characters long`;

@@ -7,6 +7,7 @@ import { checkCredentialsBody, checkRegisterBody, type CredentialsBody, type Reg
 import { AccountsUnavailable, type AccountStore, type TakenField } from './store.ts';
 import { TokenRejected, type IssuedToken, type Tokens } from './tokens.ts';
 import { capitalize } from '../lib/text.ts';
+import { withArticle } from '../lib/text.ts';
 
 /** `register`'s answer. */
 export type Registered = Pick<Account, 'username' | 'email' | 'role' | 'created_at' | 'updated_at'> & IssuedToken;
@@ -108,7 +109,7 @@ export class AccountService {
     const body = readRegisterBody(input);
     const role = body.role ?? 'BASIC';
     if (role !== 'BASIC' && !caller)
-      throw new HttpError(401, `Registering a ${role} account needs an ADMIN's bearer token`, {
+      throw new HttpError(401, `Registering ${withArticle(role)} account needs an ADMIN's bearer token`, {
         'WWW-Authenticate': 'Bearer',
       });
     await this.store.refresh();
@@ -119,7 +120,7 @@ export class AccountService {
       if (current.role !== 'ADMIN')
         throw new HttpError(
           403,
-          `Registering a ${role} account needs an ADMIN's bearer token; this token is a ${current.role}'s`,
+          `Registering ${withArticle(role)} account needs an ADMIN's bearer token; this token is ${withArticle(current.role)}'s`,
         );
     }
     const account = await createAccount(this.store, body, this.hasher);

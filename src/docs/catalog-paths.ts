@@ -3,7 +3,7 @@ import { familyPath } from '../catalog/href.ts';
 import { listParameters, parameter, shapeParameters, uuidParameter } from './parameters.ts';
 import { ALWAYS, CACHED, errorResponse, PAGE_HEADERS, response, success } from './responses.ts';
 import { componentName, ref, type Json } from './schemas.ts';
-import { capitalize } from '../lib/text.ts';
+import { capitalize, withArticle } from '../lib/text.ts';
 import { socialPaths } from './social-paths.ts';
 
 /** The tag grouping a family's operations. @example familyTag(family('actors')); // 'Actors' */
@@ -137,7 +137,7 @@ function familyPaths(family: Family, example: string | undefined): Record<string
         parameters: [...language, ...shapeParameters(family)],
         responses: {
           200: success(
-            `A ${family.singular} picked at random (never cached)`,
+            `${capitalize(withArticle(family.singular))} picked at random (never cached)`,
             served(name),
             recordHeaders(family, ['Cache-Control']),
           ),

@@ -8,6 +8,7 @@ import {
 } from '../catalog/families.ts';
 import { FILTER_OPERATORS } from '../catalog/filter-operators.ts';
 import type { Json } from './schemas.ts';
+import { withArticle } from '../lib/text.ts';
 
 /** What the parameter descriptions say about this deployment. */
 export interface ParameterOptions {
@@ -110,7 +111,7 @@ function typeWords(field: FieldInfo): string {
     const singular = FAMILIES.get(field.relation)!.singular;
     return field.list
       ? `a list of hrefs of ${field.relation} (or their bare uuids)`
-      : `the href of ${/^[aeiou]/.test(singular) ? 'an' : 'a'} ${singular} (or its bare uuid)`;
+      : `the href of ${withArticle(singular)} (or its bare uuid)`;
   }
   return field.list ? `a list of ${KIND_WORDS[field.kind].replace(/^an? /, '')}` : KIND_WORDS[field.kind];
 }

@@ -2,7 +2,7 @@ import { FAMILIES, type Family } from '../catalog/families.ts';
 import { language, listOf, object, type JsonSchema } from '../catalog/schemas/common.ts';
 import { CREDENTIALS_BODY_SCHEMA, REGISTER_BODY_SCHEMA } from '../accounts/schemas.ts';
 import { ROLES } from '../lib/roles.ts';
-import { capitalize } from '../lib/text.ts';
+import { capitalize, withArticle } from '../lib/text.ts';
 
 /** An OpenAPI object, loosely typed: the validator test checks the whole document. */
 export type Json = Record<string, unknown>;
@@ -68,7 +68,7 @@ function shapedRecord(family: Family): JsonSchema {
   }
   return {
     ...object(properties, ['uuid', 'href']),
-    description: `A ${family.singular} as \`expand\` and \`fields\` shape it`,
+    description: `${capitalize(withArticle(family.singular))} as \`expand\` and \`fields\` shape it`,
   };
 }
 

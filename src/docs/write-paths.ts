@@ -6,6 +6,7 @@ import { familyTag } from './catalog-paths.ts';
 import { parameter, uuidParameter } from './parameters.ts';
 import { ALWAYS, errorResponse, headerRefs, RATE_HEADERS, success } from './responses.ts';
 import { componentName, ref, type Json } from './schemas.ts';
+import { withArticle } from '../lib/text.ts';
 
 const CURATOR = [{ bearerAuth: [] }];
 
@@ -13,7 +14,7 @@ const CURATOR = [{ bearerAuth: [] }];
 function refusals(what: string): Json {
   return {
     400: errorResponse(
-      `The body is not a ${what}: every problem is named at once (a wrong type, an unknown field, a server field such as \`uuid\`, a missing required field)`,
+      `The body is not ${withArticle(what)}: every problem is named at once (a wrong type, an unknown field, a server field such as \`uuid\`, a missing required field)`,
     ),
     403: errorResponse("The token is not a MAINTAINER or ADMIN account's"),
     409: errorResponse(
@@ -115,7 +116,7 @@ export function addWritePaths(
         operationId: `create${name}`,
         summary: overview
           ? 'Refused: the catalog has its one overview'
-          : `Create a ${family.singular} (MAINTAINER, ADMIN)`,
+          : `Create ${withArticle(family.singular)} (MAINTAINER, ADMIN)`,
         description: overview
           ? 'HawAPI has this route; here it is always a 409, as the catalog holds exactly one overview.'
           : `A new ${family.singular}: two-sided links get their other side${family.name === 'episodes' ? ' (a new episode joins its season: numbered after the last, chained after it, counted in the total)' : ''}.`,

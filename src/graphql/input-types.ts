@@ -11,6 +11,7 @@ import type { Family } from '../catalog/families.ts';
 import type { JsonSchema } from '../catalog/schemas/common.ts';
 import { capitalize } from '../lib/text.ts';
 import { describe, scalarOf, typeName } from './record-types.ts';
+import { withArticle } from '../lib/text.ts';
 
 const LANGUAGE: GraphQLInputFieldConfig = {
   type: GraphQLString,
@@ -44,7 +45,7 @@ export class InputTypes {
     const about =
       kind === 'Input'
         ? `A new ${family.singular}`
-        : `A JSON Merge Patch of a ${family.singular}: only the fields sent change`;
+        : `A JSON Merge Patch of ${withArticle(family.singular)}: only the fields sent change`;
     return this.#once(`${owner}${kind}`, about, () => {
       const own = this.#fields(owner, family.schema, kind, server);
       const translation = family.translation;
@@ -59,7 +60,7 @@ export class InputTypes {
     const translation = family.translation!;
     const owner = `${typeName(family)}Translation`;
     const about =
-      kind === 'Input' ? `A new translation of a ${family.singular}` : 'A JSON Merge Patch of a translation';
+      kind === 'Input' ? `A new translation of ${withArticle(family.singular)}` : 'A JSON Merge Patch of a translation';
     return this.#once(`${owner}${kind}`, about, () => {
       const fields = this.#fields(owner, translation.schema, kind, new Set([translation.parentKey, 'language']));
       return kind === 'Input'

@@ -5,7 +5,7 @@ import { FAMILIES, FAMILY_NAMES, type Family } from '../catalog/families.ts';
 import { checkedUuid } from '../catalog/href.ts';
 import type { CatalogWriter, WriteCall } from '../http/catalog-writer.ts';
 import { HttpError } from '../lib/http-error.ts';
-import { capitalize } from '../lib/text.ts';
+import { capitalize, withArticle } from '../lib/text.ts';
 import { InputTypes } from './input-types.ts';
 import type { RecordTypes } from './record-types.ts';
 import { nonNull, type GraphQLContext } from './context.ts';
@@ -29,13 +29,20 @@ interface Writing {
   seen: () => Catalog;
 }
 
-/** The writer and this request's side of a write, or the REST route's refusal when the server takes no writes. */
+/**
+ * The writer and this request's side of a write, once the caller is admitted; else the REST
+ * routes' refusal: 405 when the server takes no writes, 401 or 403 for the caller.
+ */
 function writing(context: GraphQLContext, field: string, args: Args): Writing {
   const { writer, caller } = context.mutations;
   if (!writer) throw new HttpError(405, `${field}: this server takes no catalog writes (CATALOG_WRITES=off)`);
+  const request = `mutation ${field}`;
+  // Admitted first, as the REST routes admit before reading a path or a body: no one without
+  // the right to write learns whether a record exists.
+  writer.admit(caller, request, context.origin);
   const ifMatch = typeof args.if_match === 'string' ? args.if_match : undefined;
   const seen = () => writer.catalogOf(caller);
-  return { writer, seen, call: { caller, request: `mutation ${field}`, ifMatch, origin: context.origin } };
+  return { writer, seen, call: { caller, request, ifMatch, origin: context.origin } };
 }
 
 /** The record a write left, served as the queries serve it, from the catalog as it is after the write. */
@@ -79,7 +86,7 @@ function recordMutations(family: Family, types: RecordTypes, inputs: InputTypes)
   if (overview) return update;
   const create: MutationField = {
     type,
-    description: `Adds ${/^[aeiou]/.test(singular) ? 'an' : 'a'} ${singular}, as POST /api/v1/${name} does; answers it as served, in the input's language`,
+    description: `Adds ${withArticle(singular)}, as POST /api/v1/${name} does; answers it as served, in the input's language`,
     args: { input: { type: nonNull(inputs.record(family, 'Input')) } },
     resolve: async (_, args, context) => {
       const { writer, call, seen } = writing(context, `create_${singular}`, args);

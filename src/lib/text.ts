@@ -8,6 +8,19 @@ export function capitalize(text: string): string {
   return text.charAt(0).toUpperCase() + text.slice(1);
 }
 
+/**
+ * `word` after the article its sound takes: "an" before a vowel letter but `u` (a uuid, a
+ * url), else "a". Enough for the words messages put it before: roles, families, JSON types
+ * and language tags.
+ *
+ * @example
+ * withArticle('ADMIN'); // 'an ADMIN'
+ * withArticle('episode'); // 'an episode'
+ */
+export function withArticle(word: string): string {
+  return `${/^[aeio]/i.test(word) ? 'an' : 'a'} ${word}`;
+}
+
 /** 0 to 999 as text, and the same padded to three digits. */
 const UNDER_1000 = Array.from({ length: 1000 }, (_, n) => String(n));
 const THREE_DIGITS = UNDER_1000.map((text) => text.padStart(3, '0'));

@@ -1,4 +1,5 @@
 import { UUID_PATTERN } from '../../lib/formats.ts';
+import { withArticle } from '../../lib/text.ts';
 
 /**
  * Building blocks shared by the record and translation schemas.
@@ -40,7 +41,7 @@ export function href(family: string, inverse?: string): JsonSchema {
     type: 'string',
     'x-family': family,
     ...(inverse ? { 'x-inverse': inverse } : {}),
-    description: `Href of a ${family} record`,
+    description: `Href of ${withArticle(family)} record`,
   };
 }
 
