@@ -1,22 +1,16 @@
-import { cp, readdir, readFile } from 'node:fs/promises';
+import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { tokenWithRole } from './helpers/admin.ts';
-import { caller, type Json } from './helpers/curator-calls.ts';
-import { COPIED_FAMILIES, copyOf, RECORDS } from './helpers/curator-copies.ts';
-import { startApp, tempDir, TEST_ENV } from './helpers/http.ts';
-import { ROOT, runScript } from './helpers/spawn.ts';
+import type { Json } from './helpers/curator-calls.ts';
+import { COPIED_FAMILIES, copyOf, curatorOnCopy, RECORDS } from './helpers/curator-copies.ts';
+import { startApp, tempDir } from './helpers/http.ts';
+import { runScript } from './helpers/spawn.ts';
 
 // What a curator does first: copy a record and change its name. Every family's first record is
 // copied twice (from data/, pictures as paths; from a GET, pictures as this server's URLs),
 // written, exported, checked with --strict and booted on; the copies show the originals' pictures.
-const dir = await tempDir();
-const dataDir = join(dir, 'data');
-await cp(join(ROOT, 'data'), dataDir, { recursive: true });
-const app = await startApp({ DATA_DIR: dataDir }, dir);
-const call = caller(app, await tokenWithRole(app, 'MAINTAINER', 'copier'));
-const ENV = { ...TEST_ENV, DATA_DIR: dataDir, ACCOUNTS_FILE: join(dir, 'accounts.json') };
+const { dataDir, app, call, env: ENV } = await curatorOnCopy('copier');
 const test = suite("catalog writes: a curator's copies export into data that passes check-data --strict");
 test.after(async () => app.close());
 
@@ -66,6 +60,30 @@ test("a copy shows the original's pictures; deleting the original is a 409 namin
     String(refused.body.message),
     /\/thumbnail: '[^']+' is the picture drawn for actors record '[^']+', which the write deletes: give this record another picture first/,
   );
+});
+
+test('hostile picture paths are a 400 naming the field, never a 500, and no picture is served at them', async () => {
+  const actor = String(RECORDS.actors![1]!.uuid);
+  const paths = [
+    '/images/toString/x.svg',
+    '/images/__proto__/x.svg',
+    '/images/constructor/constructor.svg',
+    `/images/actors/${actor}-0.svg`,
+    `/images/actors/${actor}-1000.svg`,
+    `/images/actors/${actor.toUpperCase()}.svg`,
+    `/images/actors/${'a'.repeat(10_000)}.svg`,
+    `${app.url}/images/actors/00000000-0000-4000-8000-000000000000.svg`,
+  ];
+  for (const path of paths) {
+    for (const body of [{ thumbnail: path }, { images: [path] }]) {
+      const answer = await call('PATCH', `/api/v1/actors/${actor}`, body);
+      assert.is(answer.status, 400, `${path.slice(0, 80)}: ${JSON.stringify(answer.body).slice(0, 300)}`);
+      assert.match(String(answer.body.message), Object.keys(body)[0] === 'images' ? '/images/0: ' : '/thumbnail: ');
+    }
+    // A URL this long is refused before routing (414).
+    if (path.startsWith('/images/'))
+      assert.is((await app.get(path)).status, path.length > 8000 ? 414 : 404, path.slice(0, 80));
+  }
 });
 
 test('exported, the data holds picture paths only, passes check-data --strict, and a server boots on it serving the copies', async () => {

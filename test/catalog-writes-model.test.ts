@@ -1,13 +1,12 @@
-import { cp, readdir, readFile } from 'node:fs/promises';
+import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { tokenWithRole } from './helpers/admin.ts';
-import { caller, type Answer } from './helpers/curator-calls.ts';
-import { copyWrite, echoWrite, pictureWrite, type Write } from './helpers/curator-copies.ts';
-import { dataFile, startApp, tempDir, TEST_ENV } from './helpers/http.ts';
-import { ROOT, runScript } from './helpers/spawn.ts';
+import type { Answer } from './helpers/curator-calls.ts';
+import { copyWrite, curatorOnCopy, echoWrite, pictureWrite, type Write } from './helpers/curator-copies.ts';
+import { dataFile, startApp, tempDir } from './helpers/http.ts';
+import { runScript } from './helpers/spawn.ts';
 
 // A model-based test of the write gate: random short sequences of writes, good and bad, on a
 // server whose data/ is a copy that each sequence's export folds into. Besides invented
@@ -15,12 +14,7 @@ import { ROOT, runScript } from './helpers/spawn.ts';
 // as read, and point pictures at other records'. After every write, a 2xx is what a GET
 // serves and a refusal kept nothing; after every sequence the export and `check-data
 // --strict` pass on the result, and a server booted on it serves what the running one did.
-const dir = await tempDir();
-const dataDir = join(dir, 'data');
-await cp(join(ROOT, 'data'), dataDir, { recursive: true });
-const app = await startApp({ DATA_DIR: dataDir }, dir);
-const call = caller(app, await tokenWithRole(app, 'MAINTAINER', 'model'));
-const ENV = { ...TEST_ENV, DATA_DIR: dataDir, ACCOUNTS_FILE: join(dir, 'accounts.json') };
+const { dir, dataDir, app, call, env: ENV } = await curatorOnCopy('model');
 const overlay = () => readFile(join(dir, 'catalog-overlay.json'), 'utf8').catch(() => 'no overlay');
 const test = suite('catalog writes: random sequences against the gate');
 test.after(async () => app.close());

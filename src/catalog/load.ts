@@ -6,11 +6,12 @@ import { FAMILIES, type Family, type FamilyName } from './families.ts';
 import { checkConsistency } from './consistency-check.ts';
 import { locateProblems } from './locate.ts';
 import { checkOverview } from './overview-check.ts';
-import { checkPictureNames } from './pictures/picture-names.ts';
+import type { PictureLookup } from './pictures/picture-names.ts';
 import { readPictureFiles } from './pictures/picture-files.ts';
 import { refuses, sortProblems } from './problems.ts';
 import { parseJson } from '../lib/json.ts';
-import { checkReferences, type Checked, type CheckedFamily } from './reference-check.ts';
+import type { Checked, CheckedFamily } from './reference-check.ts';
+import { checkAcrossRecords } from './cross-record-check.ts';
 import { checkSchema } from './schema-check.ts';
 import { FamilyStore } from './store.ts';
 import type { CatalogRecord, Problem, Translation } from './types.ts';
@@ -94,15 +95,16 @@ export async function loadCatalog(dir: string, options: { defaultLanguage: strin
     options.defaultLanguage,
     read.problems.some((p) => p.file === overview.family.file),
   );
-  read.problems.push(...overviewProblems);
-  read.problems.push(...checkReferences(checked, languages, options.defaultLanguage), ...checkConsistency(checked));
   const pictures = await readPictureFiles(dir);
+  const lookup: PictureLookup = {
+    hasFile: (path) => pictures.files.has(path) || pictures.refused.has(path),
+    hasRecord: (family, uuid) => checked.get(family)!.uuids.has(uuid),
+  };
   read.problems.push(
+    ...overviewProblems,
+    ...checkAcrossRecords(checked, { languages, defaultLanguage: options.defaultLanguage, pictures: lookup }),
+    ...checkConsistency(checked),
     ...pictures.problems,
-    ...checkPictureNames(checked, {
-      hasFile: (path) => pictures.files.has(path) || pictures.refused.has(path),
-      hasRecord: (family, uuid) => checked.get(family)!.uuids.has(uuid),
-    }),
   );
   // A changed picture is a new version, as a changed data file is.
   for (const [path, bytes] of pictures.files) read.hash.update(`${path}\0`).update(bytes).update('\0');

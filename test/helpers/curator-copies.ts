@@ -1,6 +1,11 @@
+import { cp } from 'node:fs/promises';
+import { join } from 'node:path';
 import fc from 'fast-check';
 import { FAMILIES, type FamilyName } from '../../src/catalog/families.ts';
-import { dataFile } from './http.ts';
+import { tokenWithRole } from './admin.ts';
+import { caller } from './curator-calls.ts';
+import { dataFile, startApp, tempDir, TEST_ENV } from './http.ts';
+import { ROOT } from './spawn.ts';
 
 /** One write of a model sequence; `from`, when set, makes the body at the moment it is sent (from a GET, say). */
 export interface Write {
@@ -94,3 +99,18 @@ export const pictureWrite: fc.Arbitrary<Write> = fc
     path: `/api/v1/${family}/${String(RECORDS[family]![at % RECORDS[family]!.length]!.uuid)}`,
     body: images && family !== 'soundtracks' ? { images: [picture] } : { thumbnail: picture },
   }));
+
+/**
+ * The compiled server on a copy of data/ (in a folder of its own, beside its accounts and
+ * overlay), a MAINTAINER's `call`, and the settings under which the command-line tools
+ * (`catalog export`, `check-data`) share its files.
+ */
+export async function curatorOnCopy(username: string) {
+  const dir = await tempDir();
+  const dataDir = join(dir, 'data');
+  await cp(join(ROOT, 'data'), dataDir, { recursive: true });
+  const app = await startApp({ DATA_DIR: dataDir }, dir);
+  const call = caller(app, await tokenWithRole(app, 'MAINTAINER', username));
+  const env = { ...TEST_ENV, DATA_DIR: dataDir, ACCOUNTS_FILE: join(dir, 'accounts.json') };
+  return { dir, dataDir, app, call, env };
+}

@@ -1,8 +1,8 @@
 import { checkConsistency } from '../consistency-check.ts';
 import { FAMILIES, type FamilyName } from '../families.ts';
 import { checkOverview } from '../overview-check.ts';
-import { checkPictureNames } from '../pictures/picture-names.ts';
-import { checkReferences, type Checked, type CheckedFamily } from '../reference-check.ts';
+import { checkAcrossRecords } from '../cross-record-check.ts';
+import type { Checked, CheckedFamily } from '../reference-check.ts';
 import { checkSchema } from '../schema-check.ts';
 import { hrefOf, uuidIn } from '../href.ts';
 import type { Problem } from '../types.ts';
@@ -158,15 +158,16 @@ export function checkEdit(draft: Draft, changes: readonly RowChange[] = draft.ch
   );
   problems.push(
     ...overview.problems,
-    ...checkReferences(checked, overview.languages, draft.catalog.defaultLanguage).filter(
-      (problem) => problem.severity !== 'note',
-    ),
-    ...checkPictureNames(checked, {
-      hasFile: (path) => draft.catalog.pictureFiles.has(path),
-      hasRecord: (family, uuid) => draft.record(family, uuid) !== undefined,
-      deletes: (family, uuid) => draft.catalog.store(family).position(uuid) !== undefined,
-      creates: (family, uuid) => draft.catalog.store(family).position(uuid) === undefined,
-    }),
+    ...checkAcrossRecords(checked, {
+      languages: overview.languages,
+      defaultLanguage: draft.catalog.defaultLanguage,
+      pictures: {
+        hasFile: (path) => draft.catalog.pictureFiles.has(path),
+        hasRecord: (family, uuid) => draft.record(family, uuid) !== undefined,
+        deletes: (family, uuid) => draft.catalog.store(family).position(uuid) !== undefined,
+        creates: (family, uuid) => draft.catalog.store(family).position(uuid) === undefined,
+      },
+    }).filter((problem) => problem.severity !== 'note'),
   );
   // A problem of a row the write sets is the request's (400); one it leaves on a row it does not set, or a
   // broken link between records, is a conflict with the catalog as it is (409).
