@@ -86,6 +86,23 @@ test('hostile picture paths are a 400 naming the field, never a 500, and no pict
   }
 });
 
+test('copies and a delete of their original sent at once: no record is left showing a picture of a deleted one', async () => {
+  const original = RECORDS.soundtracks![2]!;
+  const path = `/api/v1/soundtracks/${String(original.uuid)}`;
+  const answers = await Promise.all([
+    ...Array.from({ length: 6 }, (_, i) => call('POST', '/api/v1/soundtracks', copyOf(original, [i]))),
+    call('DELETE', path),
+    ...Array.from({ length: 6 }, () => call('POST', '/api/v1/soundtracks', copyOf(original, []))),
+  ]);
+  const deleted = answers[6]!;
+  assert.ok([204, 409].includes(deleted.status), JSON.stringify(deleted.body));
+  for (const answer of answers.filter((_, i) => i !== 6))
+    assert.ok([201, 400].includes(answer.status), JSON.stringify(answer.body));
+  assert.is((await app.get(path)).status, deleted.status === 204 ? 404 : 200);
+  const listed = await (await app.get('/api/v1/soundtracks?size=50')).text();
+  assert.is(listed.includes(`/images/soundtracks/${String(original.uuid)}`), deleted.status === 409);
+});
+
 test('exported, the data holds picture paths only, passes check-data --strict, and a server boots on it serving the copies', async () => {
   const exported = await runScript('scripts/catalog.ts', ['export'], ENV);
   assert.is(exported.code, 0, exported.stderr);
