@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import type { Catalog } from '../catalog.ts';
 import { canonicalRow } from '../canonical.ts';
 import { family, type FamilyName } from '../families.ts';
+import { pictureIndexes } from '../pictures/picture-source.ts';
 import { drawnPicture, pictureReferences } from '../pictures/references.ts';
 
 /** A row of a data file: a record, or a translation row (parent uuid, language, fields). */
@@ -126,14 +127,11 @@ export class Draft {
    */
   showingDrawnPictures(name: FamilyName, uuid: string): { family: FamilyName; uuid: string }[] {
     const candidates = new Map<string, { family: FamilyName; uuid: string }>();
-    for (const store of this.catalog.stores.values()) {
-      for (const field of ['thumbnail', 'images']) {
-        if (!store.family.fields.has(field)) continue;
-        const family = store.family.name as FamilyName;
-        for (const position of store.index(field, this.catalog.defaultLanguage).prefix(`/images/${name}/${uuid}`)) {
-          const candidate = store.records[position]!.uuid;
-          candidates.set(recordKey(family, candidate), { family, uuid: candidate });
-        }
+    for (const { store, index } of pictureIndexes(this.catalog)) {
+      const family = store.family.name as FamilyName;
+      for (const position of index.prefix(`/images/${name}/${uuid}`)) {
+        const candidate = store.records[position]!.uuid;
+        candidates.set(recordKey(family, candidate), { family, uuid: candidate });
       }
     }
     for (const staged of this.#records.values())

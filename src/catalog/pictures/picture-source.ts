@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Catalog } from '../catalog.ts';
 import type { FamilyName } from '../families.ts';
+import type { FieldIndex } from '../field-index.ts';
 import type { FamilyStore } from '../store.ts';
 import { drawPicture, type PictureSubject } from './draw.ts';
 import { pictureType } from './file-types.ts';
@@ -46,14 +47,20 @@ function picture(bytes: Buffer, type: string): Picture {
   return { bytes, type, etag: createHash('sha1').update(bytes).digest('base64url').slice(0, 22) };
 }
 
+/**
+ * Every family's index of each picture field it has (`thumbnail`, `images`), with its store:
+ * where the records naming a picture path are looked up.
+ */
+export function* pictureIndexes(catalog: Catalog): Generator<{ store: FamilyStore; index: FieldIndex }> {
+  for (const store of catalog.stores.values()) {
+    for (const field of ['thumbnail', 'images'])
+      if (store.family.fields.has(field)) yield { store, index: store.index(field, catalog.defaultLanguage) };
+  }
+}
+
 /** Whether a record of `catalog` names `path` in its `thumbnail` or `images`. */
 function named(catalog: Catalog, path: string): boolean {
-  for (const store of catalog.stores.values()) {
-    for (const field of ['thumbnail', 'images']) {
-      if (store.family.fields.has(field) && store.index(field, catalog.defaultLanguage).get(path).length > 0)
-        return true;
-    }
-  }
+  for (const { index } of pictureIndexes(catalog)) if (index.get(path).length > 0) return true;
   return false;
 }
 
