@@ -5,6 +5,7 @@ const LAYERS = [
   ['lib', 'src/lib/'],
   ['config', 'src/config/'],
   ['catalog', 'src/catalog/'],
+  ['reads', 'src/reads/'],
   ['accounts', 'src/accounts/'],
   ['catalog-writes', 'src/catalog-writes/'],
   ['limits', 'src/limits/'],

@@ -3,8 +3,6 @@ import cors from '@koa/cors';
 import Koa from 'koa';
 import { openAccounts } from './accounts/open.ts';
 import type { Catalog } from './catalog/catalog.ts';
-import { family, FAMILY_NAMES } from './catalog/families.ts';
-import { familyPath } from './catalog/href.ts';
 import type { Config } from './config/env.ts';
 import type { Logger } from './config/logger.ts';
 import { docsRoutes } from './docs/routes.ts';
@@ -18,12 +16,13 @@ import { EXPOSED_HEADERS } from './http/headers.ts';
 import { rateLimit, trustProxies } from './http/rate-limit.ts';
 import { requestGuard } from './http/request-guard.ts';
 import { accountRoutes } from './http/routes/accounts.ts';
-import { positionOf, type RouteDeps } from './http/routes/context.ts';
-import { metaRoutes, overviewRoutes } from './http/routes/meta.ts';
+import type { RouteDeps } from './http/routes/context.ts';
+import { metaRoutes } from './http/routes/meta.ts';
 import { pictureRoutes } from './http/routes/pictures.ts';
-import { recordRoutes } from './http/routes/records.ts';
-import { socialRoutes } from './http/routes/socials.ts';
-import { translationRoutes } from './http/routes/translations.ts';
+import { addReadRoutes } from './http/read-exchange.ts';
+import { PACKAGE } from './lib/package-info.ts';
+import { apiInfo } from './reads/overview.ts';
+import { catalogReads } from './reads/routes.ts';
 import { RouteTable } from './http/routing.ts';
 import { graphqlRoutes } from './graphql/route.ts';
 import { releaseBootMemory, serverUrls, stopOnSignals } from './http/lifecycle.ts';
@@ -50,16 +49,9 @@ import {
 
 /** Every route of the read API, registered in matching order (fixed paths before `{uuid}`). */
 export function catalogRoutes(routes: RouteTable, deps: RouteDeps): void {
+  addReadRoutes(routes, deps, [apiInfo(deps)]);
   metaRoutes(routes, deps);
-  overviewRoutes(routes, deps);
-  socialRoutes(routes, deps);
-  for (const name of FAMILY_NAMES) {
-    if (name === 'overview') continue;
-    if (family(name).translation) {
-      translationRoutes(routes, deps, name, `${familyPath(name)}/:uuid`, positionOf);
-    }
-    recordRoutes(routes, deps, name);
-  }
+  addReadRoutes(routes, deps, catalogReads(deps));
 }
 
 /**
@@ -79,6 +71,7 @@ export function createApp(
   const app = new Koa({ proxy: config.TRUST_PROXY > 0, maxIpsCount: config.TRUST_PROXY });
   const routeDeps: RouteDeps = {
     served,
+    about: PACKAGE,
     cacheSeconds: config.CACHE_MAX_AGE,
     maxPageSize: config.MAX_PAGE_SIZE,
     ...(config.PUBLIC_URL ? { publicUrl: config.PUBLIC_URL } : {}),

@@ -3,7 +3,8 @@ import { runInNewContext } from 'node:vm';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { memoryBudgets } from '../src/parts.ts';
-import { ENTRY_OVERHEAD_BYTES, ResponseCache, type BuiltAnswer } from '../src/served/cached-response.ts';
+import type { BuiltAnswer } from '../src/reads/types.ts';
+import { ENTRY_OVERHEAD_BYTES, ResponseCache } from '../src/served/cached-response.ts';
 import { json } from './helpers/http.ts';
 import { startInProcess } from './helpers/in-process.ts';
 

@@ -1,3 +1,4 @@
+import { PACKAGE } from '../src/lib/package-info.ts';
 import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
@@ -6,7 +7,7 @@ import { LogFileOverlayStore } from '../src/catalog-writes/file-store.ts';
 import { loadCatalog } from '../src/catalog/load.ts';
 import { createLogger } from '../src/config/logger.ts';
 import { CatalogWriter } from '../src/http/catalog-writer.ts';
-import { recordEntry } from '../src/http/routes/records.ts';
+import { recordEntry } from '../src/reads/records.ts';
 import { HttpError } from '../src/lib/http-error.ts';
 import { Curator } from '../src/served/curator.ts';
 import { Sandboxes } from '../src/served/sandboxes.ts';
@@ -39,7 +40,7 @@ test("If-Match of a sandbox write in a batch begun by another student's: checked
     { writes: 50, bytes: 64 * 2 ** 20, idleMs: 3_600_000 },
     log,
   );
-  const writer = new CatalogWriter({ served, cacheSeconds: 60, maxPageSize: 50, curator, sandboxes });
+  const writer = new CatalogWriter({ served, about: PACKAGE, cacheSeconds: 60, maxPageSize: 50, curator, sandboxes });
   const [ana, bia] = [student('ana'), student('bia')];
   const call = (caller: Caller, ifMatch?: string) => ({ caller, request: 'PATCH', origin: ORIGIN, ifMatch });
   try {

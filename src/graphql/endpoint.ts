@@ -5,7 +5,8 @@ import type { AuthState } from '../http/bearer.ts';
 import type { CatalogWriter } from '../http/catalog-writer.ts';
 import type { IncidentLog } from '../http/incident.ts';
 import { pictureOrigin } from '../http/origin.ts';
-import { acceptedLanguage } from '../http/request-query.ts';
+import { koaHeaders } from '../http/read-exchange.ts';
+import { acceptedLanguage } from '../reads/request-query.ts';
 import { servedTo } from '../http/caller-view.ts';
 import { answeredFromBody } from '../http/fast-post.ts';
 import { send } from '../http/send.ts';
@@ -157,7 +158,7 @@ export function graphqlEndpoint(options: GraphQLOptions): GraphQLEndpoint {
 
   const answer = async (ctx: Context) => {
     const { catalog, cache } = servedTo(ctx, { served });
-    const preferred = acceptedLanguage(ctx, catalog);
+    const preferred = acceptedLanguage(koaHeaders(ctx), catalog);
     const origin = pictureOrigin(ctx, options.publicUrl, catalog);
     ctx.vary('Accept');
     const body = ctx.method === 'POST' ? (ctx.request as { body?: unknown }).body : undefined;

@@ -20,10 +20,10 @@ import type { Curator } from '../served/curator.ts';
 import type { Sandboxes } from '../served/sandboxes.ts';
 import { servedOf, type Served, type View } from '../served/served-catalog.ts';
 import type { RouteDeps } from './routes/context.ts';
-import { overviewEntry } from './routes/meta.ts';
-import { recordEntry } from './routes/records.ts';
-import { namedSocialEntry } from './routes/socials.ts';
-import { translationEntry } from './routes/translations.ts';
+import { overviewEntry } from '../reads/overview.ts';
+import { recordEntry } from '../reads/records.ts';
+import { namedSocialEntry } from '../reads/socials.ts';
+import { translationEntry } from '../reads/translations.ts';
 
 /** What the writer needs besides the read routes' deps: the one place writes are taken. */
 export interface WriteDeps extends RouteDeps {

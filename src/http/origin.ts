@@ -1,3 +1,4 @@
+import { picturePrefix } from '../reads/locate.ts';
 import type { Context } from 'koa';
 
 /**
@@ -19,9 +20,8 @@ export function requestOrigin(ctx: Context, publicUrl: string | undefined): stri
 }
 
 /**
- * The origin a catalog answer puts before the paths of the pictures the catalog serves
- * (`/images/…`): `requestOrigin`, varying the answer as it does. Empty, with no `Vary`, when
- * the catalog names no picture of its own (HawAPI's layout: absolute URLs served unchanged).
+ * The origin a catalog answer puts before the paths of the pictures the catalog serves:
+ * `picturePrefix` with `requestOrigin`.
  *
  * @example
  * pictureOrigin(ctx, undefined, served.shared.catalog); // 'http://localhost:3000', with Vary: Host
@@ -31,5 +31,5 @@ export function pictureOrigin(
   publicUrl: string | undefined,
   catalog: { namesPictures: boolean },
 ): string {
-  return catalog.namesPictures ? requestOrigin(ctx, publicUrl) : '';
+  return picturePrefix(catalog, () => requestOrigin(ctx, publicUrl));
 }

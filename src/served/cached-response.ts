@@ -2,6 +2,15 @@ import { createHash } from 'node:crypto';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import { LRUCache } from 'lru-cache';
 import { DEFAULT_SLOTS, RepeatFilter } from '../lib/repeat-filter.ts';
+import { answerEtag, type Sha1 } from '../reads/etag.ts';
+import type { AnswerCache, BuiltAnswer } from '../reads/types.ts';
+
+/** SHA-1 by Node's `crypto`. */
+const nodeSha1: Sha1 = (parts) => {
+  const hash = createHash('sha1');
+  for (const part of parts) hash.update(part);
+  return hash.digest();
+};
 
 /** Bodies below this many bytes are sent uncompressed: the saving is not worth the work. */
 const COMPRESS_FROM = 1024;
@@ -99,17 +108,6 @@ export class CachedResponse {
   }
 }
 
-/** What a route builds on a cache miss: the JSON text, its headers, and whether it is worth keeping. */
-export interface BuiltAnswer {
-  json: string;
-  headers?: Record<string, string>;
-  /**
-   * An answer that took no work to find (an empty list): it is served but not kept, so a
-   * stream of such answers, one per made-up URL, cannot push out the answers that did.
-   */
-  cheap?: boolean;
-}
-
 /**
  * Serialized responses of one catalog version, keyed by what the bytes depend on (route,
  * query, language). Bounded by what the entries really take in memory, compressed variants
@@ -117,7 +115,7 @@ export interface BuiltAnswer {
  * kept from its key's second request on: URLs asked once (a crawler's, or an attacker's made-up
  * pages) neither push out the answers asked again nor leave old garbage for the collector.
  */
-export class ResponseCache {
+export class ResponseCache implements AnswerCache<CachedResponse> {
   private readonly entries?: LRUCache<string, CachedResponse>;
   private readonly repeats?: RepeatFilter;
 
@@ -145,14 +143,7 @@ export class ResponseCache {
     let entry = this.entries?.get(key);
     if (!entry) {
       const { json, headers = {}, cheap = false } = build();
-      // From what is sent, not from the data's version: a maintainer's If-Match on one record
-      // still holds after a write to another, and every instance names the same bytes alike.
-      const etag = createHash('sha1')
-        .update(JSON.stringify(headers))
-        .update('\0')
-        .update(json)
-        .digest('base64url')
-        .slice(0, 22);
+      const etag = answerEtag(headers, json, nodeSha1);
       const body = Buffer.allocUnsafeSlow(Buffer.byteLength(json));
       body.write(json);
       // A new compressed variant makes the entry bigger: set it again so the budget sees it.

@@ -8,11 +8,12 @@ import type { CatalogWriter, WriteCall } from '../catalog-writer.ts';
 import { jsonBody } from '../json-body.ts';
 import { pictureOrigin } from '../origin.ts';
 import { servedTo } from '../caller-view.ts';
-import { positionOf, type RouteDeps } from './context.ts';
-import { overviewEntry } from './meta.ts';
-import { recordEntry } from './records.ts';
-import { namedSocialEntry } from './socials.ts';
-import { translationEntry } from './translations.ts';
+import { positionOf } from '../../reads/locate.ts';
+import type { RouteDeps } from './context.ts';
+import { overviewEntry } from '../../reads/overview.ts';
+import { recordEntry } from '../../reads/records.ts';
+import { namedSocialEntry } from '../../reads/socials.ts';
+import { translationEntry } from '../../reads/translations.ts';
 import type { RouteTable } from '../routing.ts';
 
 /** Largest write body: a record with long lists is a few KB; this leaves room without inviting abuse. */
@@ -54,7 +55,7 @@ export function writeRoutes(router: RouteTable, deps: RouteDeps, writer: Catalog
   };
   const uuidOf = (ctx: Context, name: FamilyName) => {
     const store = servedTo(ctx, deps).catalog.store(name);
-    return store.records[positionOf(ctx, store)]!.uuid;
+    return store.records[positionOf({ params: ctx.params as Record<string, string> }, store)]!.uuid;
   };
   const recordAnswer = (ctx: Context, name: FamilyName, outcome: WriteOutcome) => {
     const served = servedTo(ctx, deps);

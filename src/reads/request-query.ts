@@ -1,4 +1,4 @@
-import type { Context } from 'koa';
+import Negotiator from 'negotiator';
 import type { Catalog } from '../catalog/catalog.ts';
 import type { Family } from '../catalog/families.ts';
 import { knownLanguage } from '../catalog/language.ts';
@@ -9,10 +9,10 @@ import {
   type ListQuery,
   type Shape,
 } from '../catalog/list-request.ts';
-import { isSimulationParam } from './simulation.ts';
+import type { HeaderReader, QueryValue, ReadExchange } from './types.ts';
 
 /** The query parameter as one string; a repeated parameter is a 400 naming it. */
-const single = (ctx: Context, name: string): string | undefined => once<string>(name, ctx.query[name]);
+const single = <Entry>(x: ReadExchange<Entry>, name: string): string | undefined => once<string>(name, x.query[name]);
 
 /**
  * The language to serve a family in: the `language` parameter (any case, answered in
@@ -24,29 +24,33 @@ const single = (ctx: Context, name: string): string | undefined => once<string>(
  *
  * @example
  * // GET /api/v1/episodes?language=PT-br
- * requestLanguage(ctx, catalog, family('episodes')); // 'pt-BR'
+ * requestLanguage(x, catalog, family('episodes')); // 'pt-BR'
  */
-export function requestLanguage(ctx: Context, catalog: Catalog, family: Family): string {
-  if (!family.translation && ctx.query.expand === undefined) return catalog.defaultLanguage;
-  const asked = single(ctx, 'language');
-  if (asked === undefined) return acceptedLanguage(ctx, catalog);
-  ctx.vary('Accept-Language');
+export function requestLanguage<Entry>(x: ReadExchange<Entry>, catalog: Catalog, family: Family): string {
+  if (!family.translation && x.query.expand === undefined) return catalog.defaultLanguage;
+  const asked = single(x, 'language');
+  if (asked === undefined) return acceptedLanguage(x, catalog);
+  x.vary('Accept-Language');
   return knownLanguage(catalog, asked);
 }
 
-/** The best match of `Accept-Language` among the catalog's languages, else the default; the answer varies on it. */
-export function acceptedLanguage(ctx: Context, catalog: Catalog): string {
-  ctx.vary('Accept-Language');
-  if (ctx.get('Accept-Language')) {
-    const best = ctx.acceptsLanguages(...catalog.languages);
-    if (typeof best === 'string') return best;
+/**
+ * The best match of `Accept-Language` among the catalog's languages, else the default; the
+ * answer varies on it. Negotiated by `negotiator`, as Koa's `acceptsLanguages` does.
+ */
+export function acceptedLanguage(request: HeaderReader, catalog: Catalog): string {
+  request.vary('Accept-Language');
+  const header = request.header('accept-language');
+  if (header) {
+    const best = new Negotiator({ headers: { 'accept-language': header } }).languages([...catalog.languages])[0];
+    if (best !== undefined) return best;
   }
   return catalog.defaultLanguage;
 }
 
 /** Checks the `language` parameter of an endpoint that serves every language (a 400 when unknown). */
-export function checkLanguageParameter(ctx: Context, catalog: Catalog): void {
-  const asked = single(ctx, 'language');
+export function checkLanguageParameter<Entry>(x: ReadExchange<Entry>, catalog: Catalog): void {
+  const asked = single(x, 'language');
   if (asked !== undefined) knownLanguage(catalog, asked);
 }
 
@@ -54,25 +58,25 @@ export function checkLanguageParameter(ctx: Context, catalog: Catalog): void {
 const LIST_OPTIONS = new Set(['page', 'size', 'sort', 'order', 'language', 'q', 'expand', 'fields']);
 
 /** Reads `expand` and `fields` of a request (see the catalog's `readShape`). */
-export function readShape(ctx: Context, family: Family): Shape {
-  return readCatalogShape(family, { expand: ctx.query.expand, fields: ctx.query.fields });
+export function readShape<Entry>(x: ReadExchange<Entry>, family: Family): Shape {
+  return readCatalogShape(family, { expand: x.query.expand, fields: x.query.fields });
 }
 
 /**
  * A list request's query string as the catalog's list request: every parameter that is not
- * an option (nor, under `SIMULATE`, `_delay` or `_fail`) is a filter. (The language is read first, by `requestLanguage`, as it picks the
- * cached answer.)
+ * an option (nor one the face keeps for itself, `ReadExchange.ignores`) is a filter. (The
+ * language is read first, by `requestLanguage`, as it picks the cached answer.)
  *
  * @example
  * // GET /api/v1/actors?gender=:1,2&sort=birth_date,DESC&size=5
- * readListQuery(ctx, family('actors'), 50);
+ * readListQuery(x, family('actors'), 50);
  * // { page: 1, size: 5, sort: { field: 'birth_date', direction: 'desc' }, conditions: [...], shape: { expand: [] } }
  */
-export function readListQuery(ctx: Context, family: Family, maxPageSize: number): ListQuery {
-  const { page, size, sort, order, q, expand, fields } = ctx.query;
+export function readListQuery<Entry>(x: ReadExchange<Entry>, family: Family, maxPageSize: number): ListQuery {
+  const { page, size, sort, order, q, expand, fields } = x.query;
   const filters: [string, string][] = [];
-  for (const [name, value] of Object.entries(ctx.query)) {
-    if (LIST_OPTIONS.has(name) || isSimulationParam(ctx, name)) continue;
+  for (const [name, value] of Object.entries(x.query) as [string, QueryValue][]) {
+    if (LIST_OPTIONS.has(name) || x.ignores(name)) continue;
     for (const raw of Array.isArray(value) ? value : [value ?? '']) filters.push([name, raw]);
   }
   return readCatalogListQuery(family, { page, size, sort, order, q, expand, fields, filters }, maxPageSize);
