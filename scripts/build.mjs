@@ -90,8 +90,10 @@ rmSync(next, { recursive: true, force: true });
  * as code. Loaded from a bundle written inside the repository, so its packages resolve.
  */
 async function standaloneValidators() {
+  // Not main.ts (it starts the server), nor the static site's browser entries (they start a worker, a page).
+  const entries = [join(root, 'src', 'main.ts'), join(root, 'src', 'site', 'worker', 'main.ts')];
   const modules = files(join(root, 'src')).filter(
-    (file) => file.endsWith('.ts') && file !== join(root, 'src', 'main.ts'),
+    (file) => file.endsWith('.ts') && !entries.includes(file) && !file.startsWith(join(root, 'src', 'site', 'page')),
   );
   const entry = [
     ...modules.map((file) => `import ${JSON.stringify(file)};`),
@@ -196,6 +198,22 @@ if (recorded?.graphiql === graphiqlInputs && existsSync(join(dist, 'graphiql', '
   });
   cpSync(join(root, 'src', 'graphql', 'page', 'index.html'), join(next, 'graphiql', 'index.html'));
 }
+// The static site's Service Worker and the script its pages load first (npm run export-site copies them):
+// the server's read routes and catalog, bundled for browsers.
+await esbuild.build({
+  entryPoints: {
+    sw: join(root, 'src', 'site', 'worker', 'main.ts'),
+    register: join(root, 'src', 'site', 'page', 'register.ts'),
+  },
+  outdir: join(next, 'site'),
+  bundle: true,
+  platform: 'browser',
+  format: 'iife',
+  target: ['chrome110', 'firefox110', 'safari16'],
+  minify: true,
+  legalComments: 'linked',
+  logLevel: 'warning',
+});
 writeFileSync(join(next, 'package.json'), '{ "type": "commonjs" }\n');
 writeFileSync(
   join(next, '.build-stamp'),

@@ -2,13 +2,10 @@
 // overlay (beside the accounts: their file's folder, or their Redis), listed or folded into data/.
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { openOverlay } from '../src/catalog-writes/open.ts';
+import { foldedCatalog } from '../src/catalog-writes/folded.ts';
 import { accountOptions, overlayFile } from '../src/parts.ts';
 import { historyLines, staleWritesReport } from '../src/catalog/edit/describe.ts';
 import { planExport } from '../src/catalog/edit/export.ts';
-import { replayWrites } from '../src/catalog/edit/replay.ts';
-import { loadCatalog } from '../src/catalog/load.ts';
-import { formatProblem } from '../src/catalog/problems.ts';
 import { readConfig } from '../src/config/env.ts';
 import { createLogger } from '../src/config/logger.ts';
 import { writeWholeFile } from '../src/lib/whole-file.ts';
@@ -46,18 +43,17 @@ const settings = readConfig();
 if ('error' in settings) fail(settings.error);
 const { config } = settings;
 const dir = resolve(config.DATA_DIR);
-const loaded = await loadCatalog(dir, { defaultLanguage: config.DEFAULT_LANGUAGE });
-if (!loaded.ok)
-  fail(`${dir} cannot be loaded; fix it first (npm run check-data):\n${loaded.problems.map(formatProblem).join('\n')}`);
 const { store } = accountOptions(config);
 const where = store.kind === 'file' ? overlayFile(config) : 'the shared Redis';
-const overlay = await openOverlay(store, overlayFile(config), createLogger({ level: 'warn', format: 'text' })).catch(
-  (error: Error) => fail(`cannot open the catalog overlay: ${error.message}`),
-);
+const { base, overlay, writes, replayed } = await foldedCatalog(
+  dir,
+  config.DEFAULT_LANGUAGE,
+  store,
+  overlayFile(config),
+  createLogger({ level: 'warn', format: 'text' }),
+).catch((error: Error) => fail(error.message));
 
 try {
-  const writes = await overlay.since(0);
-  const replayed = replayWrites(loaded.catalog, writes, 'export');
   if (command === 'changes') {
     console.log(writes.length ? historyLines(replayed).join('\n') : `no catalog writes kept in ${where}`);
   } else if (writes.length === 0) {
@@ -69,7 +65,7 @@ try {
       console.error(
         `--drop-stale: ${replayed.skipped.length} write(s) dropped\n${staleWritesReport(replayed.skipped)}`,
       );
-    const plan = await planExport(dir, loaded.catalog, replayed.changes);
+    const plan = await planExport(dir, base, replayed.changes);
     console.log(plan.lines.join('\n'));
     if (values['dry-run']) {
       console.log(`dry run: ${plan.texts.size} file(s) in ${dir} would change; nothing written`);

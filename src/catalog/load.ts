@@ -13,9 +13,10 @@ import { parseJson } from '../lib/json.ts';
 import type { Checked, CheckedFamily } from './reference-check.ts';
 import { checkAcrossRecords } from './cross-record-check.ts';
 import { checkSchema } from './schema-check.ts';
-import { FamilyStore } from './store.ts';
-import type { CatalogRecord, Problem, Translation } from './types.ts';
-import { translationColumns, translationFields } from './translation-columns.ts';
+import { indexFamily } from './index-family.ts';
+import type { FamilyStore } from './store.ts';
+import type { CatalogRecord, Problem } from './types.ts';
+import { translationFields } from './translation-columns.ts';
 
 /** A loaded catalog (with the warnings it can be served despite), or every problem that refused it. */
 export type LoadResult =
@@ -133,17 +134,18 @@ function buildStore(
   languages: string[],
   defaultLanguage: string,
 ): FamilyStore {
-  const list = records.map((r) => r.record as CatalogRecord);
   const parentKey = family.translation?.parentKey;
-  const entries = parentKey
+  const translations = parentKey
     ? rows.map(({ record: row }) => ({
         uuid: row[parentKey] as string,
         language: row.language as string,
         fields: translationFields(row, parentKey),
       }))
     : [];
-  const translations = family.translation
-    ? translationColumns(list, languages, entries)
-    : new Map<string, (Translation | undefined)[]>();
-  return new FamilyStore(family, list, translations, languages, defaultLanguage);
+  return indexFamily(
+    family,
+    { records: records.map((r) => r.record as CatalogRecord), translations },
+    languages,
+    defaultLanguage,
+  );
 }

@@ -1,46 +1,16 @@
-import { STATUS_CODES, type IncomingMessage } from 'node:http';
+import type { IncomingMessage } from 'node:http';
 import accepts from 'accepts';
 import type { Context, Middleware } from 'koa';
 import type { Logger } from '../config/logger.ts';
+import { errorJson, type ErrorFields } from '../lib/error-json.ts';
 import { HttpError } from '../lib/http-error.ts';
+import { statusText } from '../lib/status-text.ts';
 import { memo } from '../lib/memo.ts';
 import { SECURITY_HEADERS } from './headers.ts';
 import { reportIncident } from './incident.ts';
 
 /** Headers of a success that must not stay on an error answer. */
 const SUCCESS_ONLY = ['ETag', 'Cache-Control', 'Content-Encoding', 'Content-Language', 'Last-Modified'];
-
-/** What an error answer says: `{code, status, method, message, url, timestamps, params?}`. */
-export interface ErrorFields {
-  status: number;
-  method: string;
-  message: string;
-  url: string;
-  params?: unknown;
-  /** The id under which an unexpected error (500) was logged. */
-  request_id?: string;
-}
-
-/**
- * The one error body, as JSON text.
- *
- * @example
- * errorJson({ status: 404, method: 'GET', message: "Actor '…' not found", url: '/api/v1/actors/…' });
- * // '{"code":404,"status":"Not Found","method":"GET","message":"Actor …","url":…,"timestamps":"2026-…"}'
- */
-export function errorJson({ status, method, message, url, params, request_id }: ErrorFields): string {
-  const body: Record<string, unknown> = {
-    code: status,
-    status: STATUS_CODES[status] ?? 'Error',
-    method,
-    message,
-    url,
-    timestamps: new Date().toISOString(),
-  };
-  if (params !== undefined) body.params = params;
-  if (request_id !== undefined) body.request_id = request_id;
-  return JSON.stringify(body);
-}
 
 /** What `renderError` leaves on `ctx.state`: the fields of the error it rendered. */
 export interface RenderedState {
@@ -66,7 +36,7 @@ const prefersHtml = memo(
  */
 export function errorBody(fields: ErrorFields, req: IncomingMessage): { type: string; body: string } {
   if (fields.status === 429 && prefersHtml(req.headers.accept ?? '')) {
-    const title = `${fields.status} ${STATUS_CODES[fields.status]}`;
+    const title = `${fields.status} ${statusText(fields.status)}`;
     const page = `<!doctype html>\n<html lang="en"><meta charset="utf-8"><title>${title}</title>\n<h1>${title}</h1>\n<p>${escapeHtml(fields.message)}</p>\n</html>\n`;
     return { type: 'text/html; charset=utf-8', body: page };
   }
@@ -145,7 +115,7 @@ export function rawErrorAnswer(fields: ErrorFields, headers: Record<string, stri
   const body = errorJson(fields);
   const lines = Object.entries({ ...SECURITY_HEADERS, ...headers }).map(([name, value]) => `${name}: ${value}\r\n`);
   return (
-    `HTTP/1.1 ${fields.status} ${STATUS_CODES[fields.status]}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +
+    `HTTP/1.1 ${fields.status} ${statusText(fields.status)}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +
     `Cache-Control: no-store\r\n${lines.join('')}Connection: close\r\n\r\n${body}`
   );
 }

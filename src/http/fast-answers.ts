@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { CachedResponse } from '../served/cached-response.ts';
-import { errorBody, type ErrorFields } from './errors.ts';
+import type { ErrorFields } from '../lib/error-json.ts';
+import { errorBody } from './errors.ts';
 import type { Known } from './known-urls.ts';
 import type { HttpError } from '../lib/http-error.ts';
 import { pairsOf, withLimits } from './replayed-headers.ts';

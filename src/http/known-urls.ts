@@ -1,7 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import { LRUCache } from 'lru-cache';
 import { RepeatFilter } from '../lib/repeat-filter.ts';
-import type { ErrorFields } from './errors.ts';
+import type { ErrorFields } from '../lib/error-json.ts';
 import type { RouteBudget } from './routing.ts';
 
 // What the fast path remembers of a URL, and what that costs in memory.

@@ -8,7 +8,8 @@ import {
 } from 'node:http';
 import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
-import { rawErrorAnswer, errorJson } from './errors.ts';
+import { errorJson } from '../lib/error-json.ts';
+import { rawErrorAnswer } from './errors.ts';
 import { SECURITY_HEADERS } from './headers.ts';
 import { lingerOnUnreadBodies, type LingerOptions } from './linger.ts';
 

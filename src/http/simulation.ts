@@ -1,4 +1,4 @@
-import { STATUS_CODES } from 'node:http';
+import { statusText } from '../lib/status-text.ts';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Context, Middleware } from 'koa';
 import { HttpError } from '../lib/http-error.ts';
@@ -77,7 +77,7 @@ function simulatedFailure(status: number): HttpError {
   if (status === 429) headers['X-Rate-Limit-Retry-After-Seconds'] = RETRY_AFTER_SECONDS;
   return new HttpError(
     status,
-    `Simulated ${status} ${STATUS_CODES[status]}, as asked by _fail=${status}: nothing is wrong, the request was not carried out`,
+    `Simulated ${status} ${statusText(status)}, as asked by _fail=${status}: nothing is wrong, the request was not carried out`,
     headers,
   );
 }

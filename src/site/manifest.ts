@@ -1,0 +1,34 @@
+import type { FamilyName } from '../catalog/families.ts';
+import type { About } from '../reads/types.ts';
+
+/** Where, under the site's base, the exporter writes the manifest the worker starts from. */
+export const MANIFEST_PATH = 'site/manifest.json';
+
+/** An answer of the server the export saved as it was (the endpoint list, the OpenAPI document, `ping`). */
+export interface FixedAnswer {
+  /** The file under the base holding its body. */
+  file: string;
+  type: string;
+  /** Set for an answer of the server's response cache, which has an ETag too; `ping` has neither. */
+  cacheControl?: string;
+}
+
+/**
+ * What a static site's worker reads first: the catalog's languages and settings, where each
+ * family's rows are, the answers saved whole, and the files to keep for offline use.
+ */
+export interface SiteManifest {
+  /** The catalog's version: a new export with other data is a new worker cache. */
+  version: string;
+  languages: string[];
+  defaultLanguage: string;
+  cacheSeconds: number;
+  maxPageSize: number;
+  about: About;
+  /** The files of each family's rows (`FamilyRows`, in parts a host takes), under the base. */
+  families: Record<FamilyName, string[]>;
+  /** Answers saved whole, by API path. */
+  fixed: Record<string, FixedAnswer>;
+  /** Files under the base the worker keeps at install, so the site works offline. */
+  shell: string[];
+}

@@ -1,0 +1,45 @@
+import { sha1 } from '@noble/hashes/legacy.js';
+import { utf8ToBytes } from '@noble/hashes/utils.js';
+import { LRUCache } from 'lru-cache';
+import { answerEtag } from '../../reads/etag.ts';
+import type { AnswerCache, BuiltAnswer } from '../../reads/types.ts';
+
+/** An answer the worker built: its JSON, its headers (the type included) and its ETag, as the server's. */
+export interface WorkerEntry {
+  json: string;
+  headers: Readonly<Record<string, string>>;
+  etag: string;
+}
+
+/** SHA-1 in the browser, synchronous (the Web Crypto API's is not): the same tag the server's `crypto` makes. */
+const browserSha1 = (parts: readonly string[]) => sha1(utf8ToBytes(parts.join('')));
+
+/** Answers kept by a worker: few, since a page asks again what it showed, and each is rebuilt in a millisecond. */
+const KEPT = 500;
+
+/**
+ * The worker's answers by key: built by the read routes, tagged by the server's formula
+ * (`answerEtag`), the last few hundred kept.
+ */
+export class WorkerCache implements AnswerCache<WorkerEntry> {
+  private readonly entries = new LRUCache<string, WorkerEntry>({ max: KEPT });
+
+  get(key: string, build: () => BuiltAnswer): WorkerEntry {
+    let entry = this.entries.get(key);
+    if (!entry) {
+      const { json, headers = {}, cheap = false } = build();
+      entry = workerEntry(json, headers);
+      if (!cheap) this.entries.set(key, entry);
+    }
+    return entry;
+  }
+}
+
+/** A JSON answer with its type and the server's ETag. */
+export function workerEntry(json: string, headers: Record<string, string>): WorkerEntry {
+  return {
+    json,
+    headers: { 'Content-Type': 'application/json', ...headers },
+    etag: answerEtag(headers, json, browserSha1),
+  };
+}

@@ -1,0 +1,166 @@
+import fresh from 'fresh';
+import { pathToRegexp } from 'path-to-regexp';
+import type { Catalog } from '../../catalog/catalog.ts';
+import { errorJson } from '../../lib/error-json.ts';
+import { HttpError } from '../../lib/http-error.ts';
+import { parseQuery } from '../../lib/query-string.ts';
+import { readRoutes } from '../../reads/routes.ts';
+import type { ReadExchange, ReadHandler, ReadSettings } from '../../reads/types.ts';
+import type { FixedAnswer, SiteManifest } from '../manifest.ts';
+import { WorkerCache, workerEntry, type WorkerEntry } from './answer-cache.ts';
+
+/** A request as the worker hands it over: method, URL and a header getter (lower-case names). */
+export interface SiteRequest {
+  method: string;
+  url: URL;
+  header(name: string): string | undefined;
+}
+
+/** An answer as the worker sends it. */
+export interface SiteAnswer {
+  status: number;
+  headers: Record<string, string>;
+  body?: string;
+}
+
+/** A read route matched as @koa/router matches it: path-to-regexp, any case, an optional trailing slash. */
+interface MatchedRoute {
+  regexp: RegExp;
+  names: string[];
+  handler: ReadHandler;
+}
+
+const decodeParam = (text: string) => {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
+};
+
+/** The paths whose every method is a write of the server: answered 405 on the site, GET included. */
+const WRITE_ONLY = /^\/api\/v1\/(?:auth\/|sandbox(?:es)?\/?$)/;
+
+/**
+ * The read API of a static site, answered in the browser by the server's own read routes:
+ * the same status, bytes and API headers (`Link`, `X-Pagination-*`, `ETag` and 304,
+ * `Content-Language`, the error shape) as the server gives for the same catalog, with
+ * `base` before every path it builds. Writes are 405s naming the site as read-only.
+ */
+export class SiteApi {
+  private readonly routes: MatchedRoute[];
+  private readonly cache = new WorkerCache();
+  private readonly settings: ReadSettings;
+
+  constructor(
+    private readonly catalog: Catalog,
+    manifest: SiteManifest,
+    /** The site's base path, with its trailing slash: `/` or `/<repo>/`. */
+    private readonly base: string,
+    /** Where the site lives, base included, without a trailing slash: what pictures and `/api` name. */
+    origin: string,
+  ) {
+    this.settings = { ...manifest, publicUrl: origin };
+    this.routes = readRoutes(this.settings).map(({ path, handler }) => {
+      const { regexp, keys } = pathToRegexp(path, { sensitive: false, trailing: true });
+      return { regexp, names: keys.map((key) => key.name), handler };
+    });
+  }
+
+  /** Whether the worker answers a request of this path (under `/api/`, GraphiQL and the docs aside). */
+  answers(path: string): boolean {
+    return path.startsWith(`${this.base}api`) && this.apiPath(path) !== undefined;
+  }
+
+  /** The API path of a site path (`/repo/api/v1/actors` → `/api/v1/actors`), or undefined outside the base. */
+  private apiPath(path: string): string | undefined {
+    return path.startsWith(this.base) ? path.slice(this.base.length - 1) : undefined;
+  }
+
+  /** The answer to `request`, a read route's or an error in the one shape. */
+  answer(request: SiteRequest): SiteAnswer {
+    const path = this.apiPath(request.url.pathname)!;
+    const querystring = request.url.search.slice(1);
+    try {
+      return this.route(request, path, querystring);
+    } catch (error) {
+      if (!(error instanceof HttpError)) throw error;
+      return this.error(request, error, querystring);
+    }
+  }
+
+  private route(request: SiteRequest, path: string, querystring: string): SiteAnswer {
+    const { method } = request;
+    if ((method !== 'GET' && method !== 'HEAD') || WRITE_ONLY.test(path))
+      throw new HttpError(
+        405,
+        `This site is a read-only copy of the catalog: ${method} ${request.url.pathname} needs the server (writes, accounts and sandboxes are not served here); allowed: GET, HEAD`,
+        { Allow: 'GET, HEAD' },
+      );
+    for (const { regexp, names, handler } of this.routes) {
+      const match = regexp.exec(path);
+      if (!match) continue;
+      const params = Object.fromEntries(names.map((name, i) => [name, decodeParam(match[i + 1] ?? '')]));
+      let sent: SiteAnswer | undefined;
+      const vary: string[] = [];
+      const exchange: ReadExchange<WorkerEntry> = {
+        path,
+        publicPath: request.url.pathname,
+        querystring,
+        query: parseQuery(querystring),
+        params,
+        served: { catalog: this.catalog, cache: this.cache },
+        header: (name) => request.header(name),
+        vary: (name) => void (vary.includes(name) || vary.push(name)),
+        origin: () => this.settings.publicUrl!,
+        ignores: () => false,
+        send: (entry, cacheControl) => (sent = this.negotiated(request, entry, cacheControl, vary)),
+      };
+      handler(exchange);
+      return sent!;
+    }
+    throw new HttpError(404, `No route for ${method} ${request.url.pathname}`);
+  }
+
+  /** An answer the export saved whole (`SiteManifest.fixed`), negotiated as the server negotiates it. */
+  fixedAnswer(request: SiteRequest, fixed: FixedAnswer, text: string): SiteAnswer {
+    const body = request.method === 'HEAD' ? undefined : text;
+    if (!fixed.cacheControl) return { status: 200, headers: { 'Content-Type': fixed.type }, body };
+    const entry = { ...workerEntry(text, {}), headers: { 'Content-Type': fixed.type } };
+    return this.negotiated(request, entry, fixed.cacheControl, []);
+  }
+
+  /** A built answer with `Cache-Control`, `Vary` and its ETag, or a 304 when `If-None-Match` holds it (as the server's `negotiate`). */
+  private negotiated(request: SiteRequest, entry: WorkerEntry, cacheControl: string, vary: string[]): SiteAnswer {
+    const headers: Record<string, string> = { ...entry.headers, 'Cache-Control': cacheControl };
+    if (vary.length) headers.Vary = vary.join(', ');
+    if (cacheControl === 'no-store')
+      return { status: 200, headers, body: request.method === 'HEAD' ? undefined : entry.json };
+    const etag = (headers.ETag = `"${entry.etag}"`);
+    const asked = {
+      'if-none-match': request.header('if-none-match'),
+      'cache-control': request.header('cache-control'),
+    };
+    if (fresh(asked, { etag })) {
+      delete headers['Content-Type'];
+      return { status: 304, headers };
+    }
+    return { status: 200, headers, body: request.method === 'HEAD' ? undefined : entry.json };
+  }
+
+  /** An error in the one shape, as the server renders it (`params` when there was a query). */
+  private error(request: SiteRequest, error: HttpError, querystring: string): SiteAnswer {
+    const body = errorJson({
+      status: error.status,
+      method: request.method,
+      message: error.message,
+      url: request.url.pathname,
+      ...(querystring ? { params: parseQuery(querystring) } : {}),
+    });
+    return {
+      status: error.status,
+      headers: { ...error.headers, 'Content-Type': 'application/json', 'Cache-Control': 'no-store' },
+      body,
+    };
+  }
+}

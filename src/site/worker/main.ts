@@ -1,0 +1,112 @@
+// The static site's Service Worker (bundled by scripts/build.mjs into the site's sw.js): it
+// keeps the site's files for offline use and answers the read API from the catalog it loads
+// beside them, with the server's own read routes (`SiteApi`).
+import { errorJson } from '../../lib/error-json.ts';
+import { MANIFEST_PATH, type SiteManifest } from '../manifest.ts';
+import { SiteApi, type SiteAnswer, type SiteRequest } from './answer.ts';
+import { loadSiteCatalog } from './site-catalog.ts';
+
+declare const self: ServiceWorkerGlobalScope;
+
+/** The site's base path (`/` or `/<repo>/`): the worker's scope. */
+const base = new URL(self.registration.scope).pathname;
+const origin = new URL(self.registration.scope).href.replace(/\/$/, '');
+/** One cache per site: a new export replaces its files at the next install. */
+const CACHE = `catalog-site ${base}`;
+
+/** A file of the site by its path under the base: from the worker's cache, else the network. */
+async function siteFile(path: string): Promise<Response> {
+  const url = base + path;
+  const kept = await caches.match(url, { ignoreSearch: true });
+  if (kept) return kept;
+  const response = await fetch(url);
+  if (!response.ok) throw new Error(`the site's file ${url} answered ${response.status}`);
+  return response;
+}
+
+let api: Promise<{ api: SiteApi; manifest: SiteManifest }> | undefined;
+/** The engine, loaded on the first API request after the worker (re)starts. */
+function engine(): Promise<{ api: SiteApi; manifest: SiteManifest }> {
+  api ??= loadSiteCatalog(async (path) => (await siteFile(path)).json()).then(({ catalog, manifest }) => ({
+    api: new SiteApi(catalog, manifest, base, origin),
+    manifest,
+  }));
+  api.catch(() => (api = undefined));
+  return api;
+}
+
+self.addEventListener('install', (event) => {
+  event.waitUntil(
+    (async () => {
+      const manifest = (await (await fetch(base + MANIFEST_PATH, { cache: 'no-cache' })).json()) as SiteManifest;
+      const cache = await caches.open(CACHE);
+      const files = [MANIFEST_PATH, ...Object.values(manifest.families).flat(), ...manifest.shell];
+      await cache.addAll([...new Set(files)].map((file) => new Request(base + file, { cache: 'no-cache' })));
+      await self.skipWaiting();
+    })(),
+  );
+});
+
+self.addEventListener('activate', (event) => {
+  api = undefined;
+  event.waitUntil(self.clients.claim());
+});
+
+// A page loaded by a hard reload is not controlled until the worker claims it (see register.ts).
+self.addEventListener('message', (event) => {
+  if (event.data === 'claim') event.waitUntil(self.clients.claim());
+});
+
+/** A `Response` of an engine answer. */
+const response = ({ status, headers, body }: SiteAnswer) => new Response(body ?? null, { status, headers });
+
+/** Pages and their files (the reference, GraphiQL): served from the cache, else the network. */
+const isPage = (apiPath: string, url: URL) =>
+  /^\/api\/docs(?:\/|$)/.test(apiPath) ||
+  /^\/api\/graphql\/./.test(apiPath) ||
+  (/^\/api\/graphql\/?$/.test(apiPath) && !url.searchParams.has('query'));
+
+async function answer(request: Request, url: URL): Promise<Response> {
+  const apiPath = url.pathname.slice(base.length - 1);
+  if (apiPath === '/api' || apiPath.startsWith('/api/')) {
+    if (isPage(apiPath, url) && request.method === 'GET') return cachedOrNetwork(request);
+    const { api: site, manifest } = await engine();
+    const asked: SiteRequest = {
+      method: request.method,
+      url,
+      header: (name) => request.headers.get(name) ?? undefined,
+    };
+    // A saved answer of the server (endpoints, OpenAPI document, ping), its ETag made as the server makes it.
+    const fixed = manifest.fixed[apiPath.replace(/\/$/, '')];
+    if (fixed && (request.method === 'GET' || request.method === 'HEAD'))
+      return response(site.fixedAnswer(asked, fixed, await (await siteFile(fixed.file)).text()));
+    return response(site.answer(asked));
+  }
+  return cachedOrNetwork(request);
+}
+
+/** A site file from the cache, else from the network (pictures are kept as they are first fetched). */
+async function cachedOrNetwork(request: Request): Promise<Response> {
+  const kept = await caches.match(request, { ignoreSearch: true });
+  if (kept) return kept;
+  const fetched = await fetch(request);
+  if (fetched.ok && request.method === 'GET' && new URL(request.url).pathname.startsWith(`${base}images/`))
+    await (await caches.open(CACHE)).put(request, fetched.clone());
+  return fetched;
+}
+
+self.addEventListener('fetch', (event) => {
+  const url = new URL(event.request.url);
+  if (url.origin !== self.location.origin || !url.pathname.startsWith(base)) return;
+  event.respondWith(
+    answer(event.request, url).catch((error: unknown) => {
+      console.error('site worker:', error);
+      const { method } = event.request;
+      const message = `The site's worker could not answer ${method} ${url.pathname}: ${String(error)}`;
+      return new Response(errorJson({ status: 503, method, message, url: url.pathname }), {
+        status: 503,
+        headers: { 'Content-Type': 'application/json', 'Cache-Control': 'no-store' },
+      });
+    }),
+  );
+});
