@@ -9,10 +9,22 @@ export interface WorkerEntry {
   json: string;
   headers: Readonly<Record<string, string>>;
   etag: string;
+  /** Its length in UTF-8, as `Content-Length` says it. */
+  bytes: number;
 }
 
 /** SHA-1 in the browser, synchronous (the Web Crypto API's is not): the same tag the server's `crypto` makes. */
 const browserSha1 = (parts: readonly string[]) => sha1(utf8ToBytes(parts.join('')));
+
+/** UTF-8 length of `text` without encoding it. */
+function utf8Length(text: string): number {
+  let bytes = text.length;
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code >= 0x80) bytes += code >= 0x800 && (code < 0xd800 || code > 0xdfff) ? 2 : 1;
+  }
+  return bytes;
+}
 
 /** Answers kept by a worker: few, since a page asks again what it showed, and each is rebuilt in a millisecond. */
 const KEPT = 500;
@@ -41,5 +53,6 @@ export function workerEntry(json: string, headers: Record<string, string>): Work
     json,
     headers: { 'Content-Type': 'application/json', ...headers },
     etag: answerEtag(headers, json, browserSha1),
+    bytes: utf8Length(json),
   };
 }

@@ -5,6 +5,7 @@ import { errorJson } from '../../lib/error-json.ts';
 import { HttpError } from '../../lib/http-error.ts';
 import { parseQuery } from '../../lib/query-string.ts';
 import { readRoutes } from '../../reads/routes.ts';
+import { checkTarget } from '../../reads/target.ts';
 import type { ReadExchange, ReadHandler, ReadSettings } from '../../reads/types.ts';
 import type { FixedAnswer, SiteManifest } from '../manifest.ts';
 import { WorkerCache, workerEntry, type WorkerEntry } from './answer-cache.ts';
@@ -91,6 +92,7 @@ export class SiteApi {
 
   private route(request: SiteRequest, path: string, querystring: string): SiteAnswer {
     const { method } = request;
+    checkTarget(request.url.pathname + request.url.search);
     if ((method !== 'GET' && method !== 'HEAD') || WRITE_ONLY.test(path))
       throw new HttpError(
         405,
@@ -125,14 +127,16 @@ export class SiteApi {
   /** An answer the export saved whole (`SiteManifest.fixed`), negotiated as the server negotiates it. */
   fixedAnswer(request: SiteRequest, fixed: FixedAnswer, text: string): SiteAnswer {
     const body = request.method === 'HEAD' ? undefined : text;
-    if (!fixed.cacheControl) return { status: 200, headers: { 'Content-Type': fixed.type }, body };
-    const entry = { ...workerEntry(text, {}), headers: { 'Content-Type': fixed.type } };
+    const entry: WorkerEntry = { ...workerEntry(text, {}), headers: { 'Content-Type': fixed.type } };
+    if (!fixed.cacheControl)
+      return { status: 200, headers: { ...entry.headers, 'Content-Length': String(entry.bytes) }, body };
     return this.negotiated(request, entry, fixed.cacheControl, []);
   }
 
   /** A built answer with `Cache-Control`, `Vary` and its ETag, or a 304 when `If-None-Match` holds it (as the server's `negotiate`). */
   private negotiated(request: SiteRequest, entry: WorkerEntry, cacheControl: string, vary: string[]): SiteAnswer {
     const headers: Record<string, string> = { ...entry.headers, 'Cache-Control': cacheControl };
+    headers['Content-Length'] = String(entry.bytes);
     if (vary.length) headers.Vary = vary.join(', ');
     if (cacheControl === 'no-store')
       return { status: 200, headers, body: request.method === 'HEAD' ? undefined : entry.json };
@@ -143,6 +147,7 @@ export class SiteApi {
     };
     if (fresh(asked, { etag })) {
       delete headers['Content-Type'];
+      delete headers['Content-Length'];
       return { status: 304, headers };
     }
     return { status: 200, headers, body: request.method === 'HEAD' ? undefined : entry.json };
@@ -157,10 +162,8 @@ export class SiteApi {
       url: request.url.pathname,
       ...(querystring ? { params: parseQuery(querystring) } : {}),
     });
-    return {
-      status: error.status,
-      headers: { ...error.headers, 'Content-Type': 'application/json', 'Cache-Control': 'no-store' },
-      body,
-    };
+    const { bytes } = workerEntry(body, {});
+    const headers = { ...error.headers, 'Content-Type': 'application/json', 'Cache-Control': 'no-store' };
+    return { status: error.status, headers: { ...headers, 'Content-Length': String(bytes) }, body };
   }
 }
