@@ -27,7 +27,7 @@ export interface StaticHost {
 
 /**
  * A static file server behaving as GitHub Pages does: a path maps to a file (its query
- * ignored), `/dir` redirects to `/dir/`, a folder serves only its `index.html`, a type comes from
+ * ignored), `/dir` redirects to `/dir/` (the query kept), a folder serves only its `index.html`, a type comes from
  * the extension alone (octet-stream without one), every answer has `Access-Control-Allow-Origin: *`
  * and `Cache-Control: max-age=600`, paths starting with `_` are dropped without `.nojekyll`, a
  * miss serves `404.html`, and anything but GET and HEAD is a 405.
@@ -59,7 +59,8 @@ export async function staticHost(root: string, port = 0): Promise<StaticHost> {
     if (/\/_/.test(path) && !existsSync(join(root, '.nojekyll'))) return missing();
     if (!existsSync(file)) return missing();
     if (statSync(file).isDirectory()) {
-      if (!pathname.endsWith('/')) return send(301, 'text/html', '', { Location: `${pathname}/` });
+      const query = (req.url ?? '').slice(pathname.length);
+      if (!pathname.endsWith('/')) return send(301, 'text/html', '', { Location: `${pathname}/${query}` });
       const index = join(file, 'index.html');
       return existsSync(index) ? send(200, TYPES['.html']!, readFileSync(index)) : missing();
     }
