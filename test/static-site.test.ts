@@ -8,7 +8,7 @@ import { oracleCatalog } from './helpers/catalog-oracle.ts';
 import { exampleUrls } from './helpers/example-urls.ts';
 import { resolvedDocument } from './helpers/http.ts';
 import { ROOT } from './helpers/spawn.ts';
-import { comparable, serverAnswer, siteUnderTest, workerAnswers, type Asked, type Seen } from './helpers/site.ts';
+import { differences, serverAnswer, siteUnderTest, workerAnswers, type Asked, type Seen } from './helpers/site.ts';
 import { listRequests, recordRequests } from './helpers/site-requests.ts';
 
 // The exported static site, served by a host that knows nothing of the API, read in Chromium through its worker and
@@ -33,54 +33,6 @@ function plainGet(path: string, hops = 3): Promise<Seen & { type: string }> {
       });
     }).on('error', reject);
   });
-}
-
-/** Differences between the worker's and the server's answers to `asked`, random picks compared by membership. */
-async function differences(asked: readonly Asked[]): Promise<string[]> {
-  const found: string[] = [];
-  for (let from = 0; from < asked.length; from += 50) {
-    const batch = asked.slice(from, from + 50);
-    const worker = await workerAnswers(site.page, site.base, batch);
-    for (const [i, one] of batch.entries()) {
-      const theirs = comparable(worker[i]!, site.base);
-      let ours = comparable(await serverAnswer(site.server, one), site.base);
-      const random = /\/random(?:$|\?)/.test(one.path);
-      if (random && theirs.status === 200) {
-        // The worker's pick, asked of the server by its own address: the same record, translation or social.
-        const picked = JSON.parse(theirs.body) as { uuid?: string; language?: string; social?: string };
-        const [path, query] = one.path.split('?');
-        const at = picked.social
-          ? picked.social.toLowerCase()
-          : path!.includes('translations')
-            ? picked.language
-            : picked.uuid;
-        const byId = path!.replace(/random$/, encodeURIComponent(String(at)));
-        const server = comparable(
-          await serverAnswer(site.server, { ...one, path: query ? `${byId}?${query}` : byId }),
-          '/',
-        );
-        ours = { ...server, headers: { ...server.headers, 'cache-control': 'no-store' } };
-        delete ours.headers.etag;
-      }
-      const shown = `${one.path.slice(0, 160)}${one.headers ? ` ${JSON.stringify(one.headers)}` : ''}`;
-      if (theirs.status !== ours.status) found.push(`${shown}: worker ${theirs.status}, server ${ours.status}`);
-      else if (theirs.body !== ours.body)
-        found.push(
-          `${shown}: bodies differ\n  worker ${theirs.body.slice(0, 300)}\n  server ${ours.body.slice(0, 300)}`,
-        );
-      else if (JSON.stringify(theirs.headers) !== JSON.stringify(sorted(ours.headers, theirs.headers)))
-        found.push(
-          `${shown}: headers differ\n  worker ${JSON.stringify(theirs.headers)}\n  server ${JSON.stringify(ours.headers)}`,
-        );
-    }
-  }
-  return found;
-}
-
-/** `headers` in the order of `like` (then the rest), so that the comparison is of names and values only. */
-function sorted(headers: Record<string, string>, like: Record<string, string>): Record<string, string> {
-  const names = [...Object.keys(like).filter((n) => n in headers), ...Object.keys(headers).filter((n) => !(n in like))];
-  return Object.fromEntries(names.map((n) => [n, headers[n]!]));
 }
 
 test('the export holds the pages, the worker, the host files and exactly the pictures the records name', () => {
@@ -133,7 +85,7 @@ test('every read route of the OpenAPI document, then generated reads: the worker
     ...recordRequests(catalog),
     ...listRequests(catalog, 300),
   ];
-  const found = await differences(asked);
+  const found = await differences(site, asked);
   assert.equal(found.slice(0, 8), [], `${found.length} of ${asked.length} requests differ`);
 });
 

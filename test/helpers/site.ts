@@ -131,11 +131,69 @@ export function workerAnswers(page: Page, base: string, asked: readonly Asked[])
   );
 }
 
-/** `seen` with what differs between any two answers of the same request left out: an error's time, and the site's base in `Link`. */
+/** `seen` with what differs between any two answers of the same request left out: an error's time, and the site's base in `Link` and in an error's `url` and message. */
 export function comparable(seen: Seen, base: string): Seen {
   const headers = { ...seen.headers };
-  if (headers.link && base !== '/') headers.link = headers.link.replaceAll(`<${base.replace(/\/$/, '')}/`, '</');
+  if (headers.link && base !== '/') {
+    headers.link = headers.link.replaceAll(`<${base.replace(/\/$/, '')}/`, '</');
+    // A list's ETag names its headers, `Link` with the base included.
+    delete headers.etag;
+  }
   let body = seen.body;
   if (seen.status >= 400) body = body.replace(/"timestamps":"[^"]*"/, '"timestamps":"…"');
+  // An error names the path asked, which on the site starts with its base.
+  if (seen.status >= 400 && base !== '/') {
+    const parts = body.split(`${base}api`);
+    body = parts.join('/api');
+    headers['content-length'] = String(Number(headers['content-length']) - (parts.length - 1) * (base.length - 1));
+  }
   return { status: seen.status, headers, body };
+}
+
+/** Differences between the worker's and the server's answers to `asked`, random picks compared by membership. */
+export async function differences(site: SiteUnderTest, asked: readonly Asked[]): Promise<string[]> {
+  const found: string[] = [];
+  for (let from = 0; from < asked.length; from += 50) {
+    const batch = asked.slice(from, from + 50);
+    const worker = await workerAnswers(site.page, site.base, batch);
+    for (const [i, one] of batch.entries()) {
+      const theirs = comparable(worker[i]!, site.base);
+      let ours = comparable(await serverAnswer(site.server, one), site.base);
+      const random = /\/random(?:$|\?)/.test(one.path);
+      if (random && theirs.status === 200) {
+        // The worker's pick, asked of the server by its own address: the same record, translation or social.
+        const picked = JSON.parse(theirs.body) as { uuid?: string; language?: string; social?: string };
+        const [path, query] = one.path.split('?');
+        const at = picked.social
+          ? picked.social.toLowerCase()
+          : path!.includes('translations')
+            ? picked.language
+            : picked.uuid;
+        const byId = path!.replace(/random$/, encodeURIComponent(String(at)));
+        const server = comparable(
+          await serverAnswer(site.server, { ...one, path: query ? `${byId}?${query}` : byId }),
+          '/',
+        );
+        ours = { ...server, headers: { ...server.headers, 'cache-control': 'no-store' } };
+        delete ours.headers.etag;
+      }
+      const shown = `${one.path.slice(0, 160)}${one.headers ? ` ${JSON.stringify(one.headers)}` : ''}`;
+      if (theirs.status !== ours.status) found.push(`${shown}: worker ${theirs.status}, server ${ours.status}`);
+      else if (theirs.body !== ours.body)
+        found.push(
+          `${shown}: bodies differ\n  worker ${theirs.body.slice(0, 300)}\n  server ${ours.body.slice(0, 300)}`,
+        );
+      else if (JSON.stringify(theirs.headers) !== JSON.stringify(sorted(ours.headers, theirs.headers)))
+        found.push(
+          `${shown}: headers differ\n  worker ${JSON.stringify(theirs.headers)}\n  server ${JSON.stringify(ours.headers)}`,
+        );
+    }
+  }
+  return found;
+}
+
+/** `headers` in the order of `like` (then the rest), so that the comparison is of names and values only. */
+function sorted(headers: Record<string, string>, like: Record<string, string>): Record<string, string> {
+  const names = [...Object.keys(like).filter((n) => n in headers), ...Object.keys(headers).filter((n) => !(n in like))];
+  return Object.fromEntries(names.map((n) => [n, headers[n]!]));
 }

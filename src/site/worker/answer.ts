@@ -92,7 +92,8 @@ export class SiteApi {
 
   private route(request: SiteRequest, path: string, querystring: string): SiteAnswer {
     const { method } = request;
-    checkTarget(request.url.pathname + request.url.search);
+    // The API's target, without the base: a request is refused alike wherever the site lives.
+    checkTarget(path + request.url.search);
     if ((method !== 'GET' && method !== 'HEAD') || WRITE_ONLY.test(path))
       throw new HttpError(
         405,
