@@ -1,5 +1,3 @@
-import type { Context } from 'koa';
-
 /**
  * Longest request text (a GET's query string, a POST's body) whose answer is looked up in and
  * kept in the response cache. Typical operations with their variables are a few hundred
@@ -20,11 +18,15 @@ export const MAX_KEPT_REQUEST_CHARS = 8192;
  * (MAX_KEPT_REQUEST_CHARS): such a request is always executed.
  *
  * @example
- * answerKey(ctx, 'pt-BR', 'https://catalog.example.org');
+ * answerKey({ method: 'POST', text: '{"query":"{ overview { title } }"}', accept: 'application/json' }, 'pt-BR', 'https://catalog.example.org');
  * // 'graphql POST pt-BR https://catalog.example.org application/json\n{"query":"{ overview { title } }"}'
  */
-export function answerKey(ctx: Context, preferred: string, origin: string): string | undefined {
-  const text = ctx.method === 'GET' ? ctx.querystring : (ctx.request as { rawBody?: string }).rawBody;
+export function answerKey(
+  request: { method: string; text: string | undefined; accept: string },
+  preferred: string,
+  origin: string,
+): string | undefined {
+  const { method, text, accept } = request;
   if (text === undefined || text.length > MAX_KEPT_REQUEST_CHARS) return undefined;
-  return `graphql ${ctx.method} ${preferred} ${origin} ${ctx.get('Accept')}\n${text}`;
+  return `graphql ${method} ${preferred} ${origin} ${accept}\n${text}`;
 }

@@ -1,3 +1,5 @@
+import { afterPoll } from '../lib/after-poll.ts';
+
 /**
  * Costly GraphQL work, one at a time (running a costly operation, checking a large new query
  * text): each starts only after the event loop has served what was already waiting (REST reads
@@ -25,8 +27,7 @@ export class CostlyGate {
       await new Promise<void>((resolve) => this.queue.push(resolve));
     }
     this.running = true;
-    // Twice: the second turn comes after the event loop has polled for what arrived meanwhile.
-    await new Promise((resolve) => setImmediate(() => setImmediate(resolve)));
+    await afterPoll();
     let left = false;
     return () => {
       if (left) return;

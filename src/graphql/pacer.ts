@@ -1,5 +1,4 @@
-/** Two turns of `setImmediate`: the second runs after the event loop has polled for I/O once. */
-const afterPoll = () => new Promise<void>((resolve) => setImmediate(() => setImmediate(resolve)));
+import { afterPoll } from '../lib/after-poll.ts';
 
 /**
  * Cuts one request's execution into slices: once the current slice has run `sliceMs`, the

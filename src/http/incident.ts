@@ -1,5 +1,3 @@
-import { randomBytes } from 'node:crypto';
-
 /** Where incidents are written: the service's logger, or anything with its `warn`. */
 export interface IncidentLog {
   warn(line: string): void;
@@ -16,7 +14,8 @@ export interface IncidentLog {
  * // logs "500 on GET /api/v1/actors (request id 5f0c2a9e1b7d): TypeError: …\n    at …"
  */
 export function reportIncident(log: IncidentLog, what: string, error: unknown): string {
-  const id = randomBytes(6).toString('hex');
+  // Web Crypto, in Node and in a static site's worker alike.
+  const id = Array.from(crypto.getRandomValues(new Uint8Array(6)), (b) => b.toString(16).padStart(2, '0')).join('');
   log.warn(`${what} (request id ${id}): ${(error as Error)?.stack ?? String(error)}`);
   return id;
 }
