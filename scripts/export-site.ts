@@ -13,7 +13,7 @@ import { foldedCatalog } from '../src/catalog-writes/folded.ts';
 import { readConfig } from '../src/config/env.ts';
 import { createLogger } from '../src/config/logger.ts';
 import { PACKAGE } from '../src/lib/package-info.ts';
-import { accountOptions, overlayFile } from '../src/parts.ts';
+import { accountOptions, GRAPHQL_DOCUMENT_BYTES, graphqlLimits, overlayFile } from '../src/parts.ts';
 import { ServedCatalog } from '../src/served/served-catalog.ts';
 import { buildSite } from '../src/site/export/build-site.ts';
 import { siteAddress } from '../src/site/export/site-address.ts';
@@ -87,6 +87,11 @@ try {
     cacheSeconds: config.CACHE_MAX_AGE,
     maxPageSize: config.MAX_PAGE_SIZE,
     about: PACKAGE,
+    graphql: {
+      limits: graphqlLimits(config),
+      costlyQueue: config.GRAPHQL_COSTLY_QUEUE,
+      documentCacheBytes: GRAPHQL_DOCUMENT_BYTES,
+    },
     worker: {
       'sw.js': readFileSync(new URL('sw.js', dist)),
       'register.js': readFileSync(new URL('register.js', dist)),

@@ -9,7 +9,7 @@ import { exampleUrls } from './helpers/example-urls.ts';
 import { resolvedDocument } from './helpers/http.ts';
 import { ROOT } from './helpers/spawn.ts';
 import { differences, serverAnswer, siteUnderTest, workerAnswers, type Asked, type Seen } from './helpers/site.ts';
-import { listRequests, recordRequests } from './helpers/site-requests.ts';
+import { graphqlRequests, listRequests, recordRequests } from './helpers/site-requests.ts';
 
 // The exported static site, served by a host that knows nothing of the API, read in Chromium through its worker and
 // held against the compiled server on the same data.
@@ -87,6 +87,22 @@ test('every read route of the OpenAPI document, then generated reads: the worker
   ];
   const found = await differences(site, asked);
   assert.equal(found.slice(0, 8), [], `${found.length} of ${asked.length} requests differ`);
+});
+
+test('GraphQL by GET and POST: the worker answers as the server does; a mutation names the site as read-only', async () => {
+  const asked = graphqlRequests(catalog);
+  const found = await differences(
+    site,
+    asked.filter((one) => !one.path.includes('random_') && !(one.body ?? '').includes('random_')),
+  );
+  assert.equal(found.slice(0, 5), [], `${found.length} of ${asked.length} GraphQL requests differ`);
+  const mutation = JSON.stringify({
+    query: 'mutation { delete_location(uuid: "00000000-0000-4000-8000-000000000000") }',
+  });
+  const [refused] = await workerAnswers(site.page, site.base, [
+    { path: '/api/graphql', method: 'POST', headers: { 'content-type': 'application/json' }, body: mutation },
+  ]);
+  assert.match(refused!.body, 'this site is a read-only copy of the catalog');
 });
 
 test("If-None-Match with the server's ETag: a 304 from the worker too", async () => {

@@ -28,6 +28,8 @@ export const nonNull = <T extends GraphQLNullableType>(type: T): GraphQLNonNull<
 export interface MutationContext {
   writer?: CatalogWriter;
   caller?: WriteCall['caller'];
+  /** Why there is no writer, when it is not `CATALOG_WRITES=off` (a static site). */
+  noWrites?: string;
 }
 
 /** The record at `position` of `store` as this request serves it, in `language` (of the request's catalog). */

@@ -22,6 +22,7 @@ import {
 import { getComplexity, type ComplexityEstimator } from 'graphql-query-complexity';
 import type { Catalog } from '../catalog/catalog.ts';
 import { FAMILIES, type FamilyName } from '../catalog/families.ts';
+import { utf8Length } from '../lib/utf8.ts';
 import { typeName } from './record-types.ts';
 
 /** What one GraphQL request may ask for; each is refused before execution, naming the limit. */
@@ -48,7 +49,7 @@ export interface GraphQLLimits {
  * parseWithin('{ overview { title } }', limits); // DocumentNode
  */
 export function parseWithin(query: string, limits: GraphQLLimits): DocumentNode {
-  const bytes = Buffer.byteLength(query);
+  const bytes = utf8Length(query);
   if (bytes > limits.maxDocumentBytes)
     throw new GraphQLError(`Document size limit of ${limits.maxDocumentBytes} bytes exceeded, found ${bytes}.`);
   try {

@@ -34,8 +34,9 @@ interface Writing {
  * routes' refusal: 405 when the server takes no writes, 401 or 403 for the caller.
  */
 function writing(context: GraphQLContext, field: string, args: Args): Writing {
-  const { writer, caller } = context.mutations;
-  if (!writer) throw new HttpError(405, `${field}: this server takes no catalog writes (CATALOG_WRITES=off)`);
+  const { writer, caller, noWrites } = context.mutations;
+  if (!writer)
+    throw new HttpError(405, `${field}: ${noWrites ?? 'this server takes no catalog writes (CATALOG_WRITES=off)'}`);
   const request = `mutation ${field}`;
   // Admitted first, as the REST routes admit before reading a path or a body: no one without
   // the right to write learns whether a record exists.

@@ -6,21 +6,13 @@ import { send } from '../http/send.ts';
 import { HttpError } from '../lib/http-error.ts';
 import type { GraphQLEndpoint, GraphQLOptions } from './endpoint.ts';
 import { loadGraphiQL, type GraphiQLPage } from './graphiql-page.ts';
+import { wantsGraphiQL } from './wants-graphiql.ts';
 
 export type { GraphQLOptions } from './endpoint.ts';
 
-/**
- * Whether a request asks for GraphiQL: a GET (or HEAD) from a browser (HTML preferred to JSON)
- * that sent no query. Routing asks it of every method on the path, to tell the page (free) from
- * a query (counted).
- */
-function wantsGraphiQL(ctx: Context): boolean {
-  return (
-    (ctx.method === 'GET' || ctx.method === 'HEAD') &&
-    ctx.query.query === undefined &&
-    ctx.accepts('application/graphql-response+json', 'application/json', 'text/html') === 'text/html'
-  );
-}
+/** Whether a Koa request asks for GraphiQL (`wantsGraphiQL`); routing asks it of every method on the path, to tell the page (free) from a query (counted). */
+const asksGraphiQL = (ctx: Context) =>
+  wantsGraphiQL(ctx.method, ctx.query.query !== undefined, ctx.get('Accept') || undefined);
 
 /**
  * `GET` and `POST /api/graphql`, the schema's text at `/api/graphql/schema.graphql`, and
@@ -60,8 +52,8 @@ export function graphqlRoutes(router: RouteTable, options: GraphQLOptions): void
       throw new HttpError(404, `GraphiQL has no file '${ctx.params.file}'; it has ${[...files.keys()].join(', ')}`);
     send(ctx, file, options.cacheControl);
   });
-  router.get('/api/graphql', countsIn('free', wantsGraphiQL), async (ctx) => {
-    if (!wantsGraphiQL(ctx)) return (await endpoint()).answer(ctx);
+  router.get('/api/graphql', countsIn('free', asksGraphiQL), async (ctx) => {
+    if (!asksGraphiQL(ctx)) return (await endpoint()).answer(ctx);
     ctx.vary('Accept');
     send(ctx, page().page, options.cacheControl);
   });

@@ -1,5 +1,6 @@
 import type { Middleware } from 'koa';
 import { HttpError } from '../lib/http-error.ts';
+import { notJson, prototypeKey, tooLarge, wrongCharset, wrongType } from '../lib/json-request.ts';
 import { parsedFrom } from './fast-post.ts';
 
 /** @koa/bodyparser, loaded by the first request with a body: reads never need it (nor its zlib, qs and iconv-lite). */
@@ -16,15 +17,11 @@ const CODINGS = ['identity', 'gzip', 'deflate', 'br'];
 function bodyError(coding: string, maxBytes: number): (error: unknown) => never {
   return (error) => {
     const e = error as { status?: number; type?: string; message?: string; code?: string };
-    if (e.status === 413) throw new HttpError(413, `Request body is larger than ${maxBytes / 1024} KB`);
+    if (e.status === 413) throw tooLarge(maxBytes);
     if (e.status === 400 && e instanceof SyntaxError) {
       // secure-json-parse, under co-body, refuses keys that would reach an object's prototype.
-      if (/prototype property/.test(e.message ?? ''))
-        throw new HttpError(
-          400,
-          "Request body has a '__proto__' or 'constructor.prototype' key: no record has such a field",
-        );
-      throw new HttpError(400, `Request body is not valid JSON: ${e.message}`);
+      if (/prototype property/.test(e.message ?? '')) throw prototypeKey();
+      throw notJson(String(e.message));
     }
     if (e.status === 400) throw new HttpError(400, `Request body could not be read: ${e.message ?? e.type}`);
     // Anything else failed while the body was read or decoded (zlib and brotli errors carry no
@@ -60,12 +57,10 @@ export function jsonBody(options: { maxBytes?: number; types?: readonly string[]
   const types = options.types ?? ['application/json'];
   return async (ctx, next) => {
     const type = ctx.request.type.trim().toLowerCase();
-    if (!types.includes(type))
-      throw new HttpError(415, `Content-Type must be ${types.join(' or ')} (got ${ctx.request.type || 'none'})`);
+    if (!types.includes(type)) throw wrongType(types, ctx.request.type);
     // JSON is UTF-8 (RFC 8259); the parser would decode any other declared charset as UTF-8.
     const charset = ctx.request.charset.toLowerCase();
-    if (charset && charset !== 'utf-8' && charset !== 'utf8')
-      throw new HttpError(415, `Content-Type charset must be utf-8 (got ${charset})`);
+    if (charset && charset !== 'utf-8' && charset !== 'utf8') throw wrongCharset(charset);
     const coding = codingOf(ctx.get('Content-Encoding') || undefined);
     // The parser reads the header itself and knows the codings only in lower case.
     ctx.req.headers['content-encoding'] = coding;

@@ -1,4 +1,5 @@
 import type { FamilyName } from '../catalog/families.ts';
+import type { GraphQLEngineOptions } from '../graphql/engine.ts';
 import type { About } from '../reads/types.ts';
 
 /** Where, under the site's base, the exporter writes the manifest the worker starts from. */
@@ -31,4 +32,6 @@ export interface SiteManifest {
   fixed: Record<string, FixedAnswer>;
   /** Files under the base the worker keeps at install, so the site works offline. */
   shell: string[];
+  /** GraphQL's limits, as the exporting server's configuration set them. */
+  graphql: Omit<GraphQLEngineOptions, 'log' | 'maxPageSize'>;
 }

@@ -146,3 +146,66 @@ export function recordRequests(catalog: Catalog): Asked[] {
   );
   return asked;
 }
+
+/**
+ * GraphQL operations by GET and by POST: nested links, filters, search, paging and sorting,
+ * languages by argument and by `Accept-Language`, variables, and refusals (an unknown field,
+ * a query too deep, wrong variables, a missing query, a wrong media type, a batch).
+ */
+export function graphqlRequests(catalog: Catalog): Asked[] {
+  const actor = catalog.store('actors').records[0]!.uuid;
+  const documents = [
+    '{ overview { title data_count { actors episodes } } }',
+    `{ actor(uuid: "${actor}") { first_name character { first_name actor { last_name } } seasons { title episodes { title } } } }`,
+    '{ episodes(size: 3, page: 2, sort: title, order: desc) { page total_items items { title season { title } } } }',
+    '{ actors(filter: { nationality: { eq: "Brazilian" } }, size: 5) { items { first_name nationality } } }',
+    '{ episodes(q: "signal", language: "pt-BR") { items { title language } } }',
+    '{ seasons { items { title episodes { title characters { first_name } } } } }',
+    '{ nothing }',
+    '{ a: actors { items { character { actor { character { actor { character { actor { character { first_name } } } } } } } } } }',
+    '{ actor(uuid: "not-a-uuid") { first_name } }',
+    '{ random_actor { first_name } }',
+  ];
+  const asked: Asked[] = [];
+  const json = { 'content-type': 'application/json', accept: 'application/json' };
+  for (const query of documents) {
+    asked.push({ path: `/api/graphql?${new URLSearchParams({ query })}`, headers: { accept: 'application/json' } });
+    asked.push({ path: '/api/graphql', method: 'POST', headers: json, body: JSON.stringify({ query }) });
+  }
+  asked.push(
+    {
+      path: '/api/graphql',
+      method: 'POST',
+      headers: { ...json, 'accept-language': 'pt-BR' },
+      body: JSON.stringify({ query: documents[2] }),
+    },
+    {
+      path: '/api/graphql',
+      method: 'POST',
+      headers: json,
+      body: JSON.stringify({ query: 'query($u: ID!) { actor(uuid: $u) { first_name } }', variables: { u: actor } }),
+    },
+    {
+      path: '/api/graphql',
+      method: 'POST',
+      headers: json,
+      body: JSON.stringify({ query: 'query($u: ID!) { actor(uuid: $u) { first_name } }', variables: { u: 7 } }),
+    },
+    { path: '/api/graphql', method: 'POST', headers: json, body: JSON.stringify({ variables: {} }) },
+    { path: '/api/graphql', method: 'POST', headers: json, body: JSON.stringify([{ query: documents[0] }]) },
+    {
+      path: '/api/graphql',
+      method: 'POST',
+      headers: { 'content-type': 'text/plain' },
+      body: JSON.stringify({ query: documents[0] }),
+    },
+    {
+      path: '/api/graphql',
+      method: 'POST',
+      headers: json,
+      body: '{"query": "{ overview { title } }", "__proto__": {"x": 1}}',
+    },
+    { path: '/api/graphql?query=%7B%20overview%20%7B%20title%20%7D%20%7D', headers: { accept: 'text/plain' } },
+  );
+  return asked;
+}

@@ -18,6 +18,7 @@ export interface Asked {
   path: string;
   headers?: Record<string, string>;
   method?: string;
+  body?: string;
 }
 
 /** The headers a client of the API reads, compared between the server and the worker. */
@@ -108,7 +109,7 @@ export function serverAnswer(server: TestServer, asked: Asked): Promise<Seen> {
       },
     );
     req.on('error', reject);
-    req.end();
+    req.end(asked.body);
   });
 }
 
@@ -117,11 +118,9 @@ export function workerAnswers(page: Page, base: string, asked: readonly Asked[])
   return page.evaluate(
     async ({ base, asked, names }) => {
       const seen = [];
-      for (const { path, headers, method } of asked) {
-        const response = await fetch(base.replace(/\/$/, '') + path, {
-          headers: headers ?? {},
-          method: method ?? 'GET',
-        });
+      for (const { path, headers, method, body } of asked) {
+        const init = { headers: headers ?? {}, method: method ?? 'GET', ...(body === undefined ? {} : { body }) };
+        const response = await fetch(base.replace(/\/$/, '') + path, init);
         const picked = [...response.headers].filter(([name]) => names.includes(name));
         seen.push({ status: response.status, headers: Object.fromEntries(picked), body: await response.text() });
       }

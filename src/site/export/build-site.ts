@@ -17,6 +17,8 @@ export interface SiteOptions {
   cacheSeconds: number;
   maxPageSize: number;
   about: About;
+  /** GraphQL's limits, as the server's configuration sets them. */
+  graphql: SiteManifest['graphql'];
   /** The bundled worker and the pages' script (scripts/build.mjs writes them under dist/site/). */
   worker: { 'sw.js': Buffer; 'register.js': Buffer };
   /** What the server put before picture paths, replaced by the site's own prefix in the files. */
@@ -81,6 +83,7 @@ export async function buildSite(catalog: Catalog, get: SiteGet, options: SiteOpt
     about: options.about,
     families: data.families,
     fixed,
+    graphql: options.graphql,
     shell: [...files.keys()].filter(
       (file) => !file.startsWith('images/') && !file.startsWith('_') && file !== '.nojekyll',
     ),

@@ -1,6 +1,7 @@
 import { sha1 } from '@noble/hashes/legacy.js';
 import { utf8ToBytes } from '@noble/hashes/utils.js';
 import { LRUCache } from 'lru-cache';
+import { utf8Length } from '../../lib/utf8.ts';
 import { answerEtag } from '../../reads/etag.ts';
 import type { AnswerCache, BuiltAnswer } from '../../reads/types.ts';
 
@@ -15,16 +16,6 @@ export interface WorkerEntry {
 
 /** SHA-1 in the browser, synchronous (the Web Crypto API's is not): the same tag the server's `crypto` makes. */
 const browserSha1 = (parts: readonly string[]) => sha1(utf8ToBytes(parts.join('')));
-
-/** UTF-8 length of `text` without encoding it. */
-function utf8Length(text: string): number {
-  let bytes = text.length;
-  for (let i = 0; i < text.length; i++) {
-    const code = text.charCodeAt(i);
-    if (code >= 0x80) bytes += code >= 0x800 && (code < 0xd800 || code > 0xdfff) ? 2 : 1;
-  }
-  return bytes;
-}
 
 /** Answers kept by a worker: few, since a page asks again what it showed, and each is rebuilt in a millisecond. */
 const KEPT = 500;

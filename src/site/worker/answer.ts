@@ -9,6 +9,7 @@ import { checkTarget } from '../../reads/target.ts';
 import type { ReadExchange, ReadHandler, ReadSettings } from '../../reads/types.ts';
 import type { FixedAnswer, SiteManifest } from '../manifest.ts';
 import { WorkerCache, workerEntry, type WorkerEntry } from './answer-cache.ts';
+import { siteGraphQL } from './graphql.ts';
 
 /** A request as the worker hands it over: method, URL and a header getter (lower-case names). */
 export interface SiteRequest {
@@ -52,10 +53,12 @@ export class SiteApi {
   private readonly routes: MatchedRoute[];
   private readonly cache = new WorkerCache();
   private readonly settings: ReadSettings;
+  /** Built on the first GraphQL request: the schema and graphql-js cost more than the reads. */
+  private graphql?: ReturnType<typeof siteGraphQL>;
 
   constructor(
     private readonly catalog: Catalog,
-    manifest: SiteManifest,
+    private readonly manifest: SiteManifest,
     /** The site's base path, with its trailing slash: `/` or `/<repo>/`. */
     private readonly base: string,
     /** Where the site lives, base included, without a trailing slash: what pictures and `/api` name. */
@@ -76,6 +79,22 @@ export class SiteApi {
   /** The API path of a site path (`/repo/api/v1/actors` → `/api/v1/actors`), or undefined outside the base. */
   private apiPath(path: string): string | undefined {
     return path.startsWith(this.base) ? path.slice(this.base.length - 1) : undefined;
+  }
+
+  /** `GET` or `POST /api/graphql` with an operation (`siteGraphQL`), or its refusal in the one error shape. */
+  async answerGraphQL(request: SiteRequest, body: string): Promise<SiteAnswer> {
+    try {
+      this.graphql ??= siteGraphQL({
+        catalog: this.catalog,
+        manifest: this.manifest,
+        origin: this.settings.publicUrl!,
+        negotiated: (...args) => this.negotiated(...args),
+      });
+      return await this.graphql(request, body);
+    } catch (error) {
+      if (!(error instanceof HttpError)) throw error;
+      return this.error(request, error, request.url.search.slice(1));
+    }
   }
 
   /** The answer to `request`, a read route's or an error in the one shape. */
@@ -135,7 +154,7 @@ export class SiteApi {
   }
 
   /** A built answer with `Cache-Control`, `Vary` and its ETag, or a 304 when `If-None-Match` holds it (as the server's `negotiate`). */
-  private negotiated(request: SiteRequest, entry: WorkerEntry, cacheControl: string, vary: string[]): SiteAnswer {
+  negotiated(request: SiteRequest, entry: WorkerEntry, cacheControl: string, vary: string[]): SiteAnswer {
     const headers: Record<string, string> = { ...entry.headers, 'Cache-Control': cacheControl };
     headers['Content-Length'] = String(entry.bytes);
     if (vary.length) headers.Vary = vary.join(', ');

@@ -2,6 +2,7 @@
 // keeps the site's files for offline use and answers the read API from the catalog it loads
 // beside them, with the server's own read routes (`SiteApi`).
 import { errorJson } from '../../lib/error-json.ts';
+import { wantsGraphiQL } from '../../graphql/wants-graphiql.ts';
 import { MANIFEST_PATH, type SiteManifest } from '../manifest.ts';
 import { SiteApi, type SiteAnswer, type SiteRequest } from './answer.ts';
 import { loadSiteCatalog } from './site-catalog.ts';
@@ -60,22 +61,20 @@ self.addEventListener('message', (event) => {
 /** A `Response` of an engine answer. */
 const response = ({ status, headers, body }: SiteAnswer) => new Response(body ?? null, { status, headers });
 
-/** Pages and their files (the reference, GraphiQL): served from the cache, else the network. */
-const isPage = (apiPath: string, url: URL) =>
-  /^\/api\/docs(?:\/|$)/.test(apiPath) ||
-  /^\/api\/graphql\/./.test(apiPath) ||
-  (/^\/api\/graphql\/?$/.test(apiPath) && !url.searchParams.has('query'));
+/** Pages and their files (the reference, GraphiQL's files): served from the cache, else the network. */
+const isPage = (apiPath: string) => /^\/api\/docs(?:\/|$)/.test(apiPath) || /^\/api\/graphql\/./.test(apiPath);
 
 async function answer(request: Request, url: URL): Promise<Response> {
   const apiPath = url.pathname.slice(base.length - 1);
   if (apiPath === '/api' || apiPath.startsWith('/api/')) {
-    if (isPage(apiPath, url) && request.method === 'GET') return cachedOrNetwork(request);
+    const header = (name: string) => request.headers.get(name) ?? undefined;
+    const graphql = /^\/api\/graphql\/?$/.test(apiPath);
+    const page = isPage(apiPath) || (graphql && wantsGraphiQL('GET', url.searchParams.has('query'), header('accept')));
+    if (page && request.method === 'GET') return cachedOrNetwork(request);
     const { api: site, manifest } = await engine();
-    const asked: SiteRequest = {
-      method: request.method,
-      url,
-      header: (name) => request.headers.get(name) ?? undefined,
-    };
+    const asked: SiteRequest = { method: request.method, url, header };
+    if (graphql && (request.method === 'GET' || request.method === 'POST'))
+      return response(await site.answerGraphQL(asked, await request.text()));
     // A saved answer of the server (endpoints, OpenAPI document, ping), its ETag made as the server makes it.
     const fixed = manifest.fixed[apiPath.replace(/\/$/, '')];
     if (fixed && (request.method === 'GET' || request.method === 'HEAD'))
