@@ -84,6 +84,10 @@ test('every read route of the OpenAPI document, then generated reads: the worker
     ...gets.filter((path) => path !== '/api/openapi.json').map((template) => ({ path: fill(template) })),
     ...recordRequests(catalog),
     ...listRequests(catalog, 300),
+    // Drawn pictures, drawn by the worker: the same bytes, type, policy and ETag.
+    ...[...catalog.stores.values()].flatMap((store) =>
+      store.records.slice(0, 3).flatMap((record) => pictureReferences(record).map(({ path }) => ({ path }))),
+    ),
   ];
   const found = await differences(site, asked);
   assert.equal(found.slice(0, 8), [], `${found.length} of ${asked.length} requests differ`);

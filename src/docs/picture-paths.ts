@@ -1,5 +1,5 @@
 import { PICTURE_TYPES } from '../catalog/pictures/file-types.ts';
-import { PICTURE_CACHE_CONTROL, PICTURE_CSP } from '../served/pictures.ts';
+import { PICTURE_CACHE_CONTROL, PICTURE_CSP } from '../reads/pictures.ts';
 import { ALWAYS, headerRefs, RATE_HEADERS, response } from './responses.ts';
 import type { Json } from './schemas.ts';
 

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { tagOf } from '../lib/etag.ts';
 import { CachedResponse } from '../served/cached-response.ts';
 
 /**
@@ -26,5 +27,5 @@ export const PAGE_HEADERS: Readonly<Record<string, string>> = {
  */
 export function staticFile(dir: string, name: string, headers: Record<string, string>): CachedResponse {
   const body = readFileSync(join(dir, name));
-  return new CachedResponse(name, body, headers, createHash('sha1').update(body).digest('base64url').slice(0, 22));
+  return new CachedResponse(name, body, headers, tagOf(createHash('sha1').update(body).digest()));
 }

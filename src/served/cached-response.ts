@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import { LRUCache } from 'lru-cache';
 import { DEFAULT_SLOTS, RepeatFilter } from '../lib/repeat-filter.ts';
-import { answerEtag, type Sha1 } from '../reads/etag.ts';
+import { answerEtag, type Sha1 } from '../lib/etag.ts';
 import type { AnswerCache, BuiltAnswer } from '../reads/types.ts';
 
 /** SHA-1 by Node's `crypto`. */

@@ -1,16 +1,8 @@
 import { LRUCache } from 'lru-cache';
 import type { Catalog } from '../catalog/catalog.ts';
 import { pictureAt } from '../catalog/pictures/picture-source.ts';
+import { pictureHeaders } from '../reads/pictures.ts';
 import { CachedResponse } from './cached-response.ts';
-
-/**
- * The policy a picture is served under: opened on its own (an SVG is a document), it may run
- * no script, load nothing and is sandboxed; only its own inline styles apply.
- */
-export const PICTURE_CSP = "default-src 'none'; style-src 'unsafe-inline'; sandbox";
-
-/** `Cache-Control` of a picture: a week, revalidated by its ETag after that (a picture changes only with the data). */
-export const PICTURE_CACHE_CONTROL = 'public, max-age=604800';
 
 /**
  * Memory for the pictures of one catalog version, compressed variants included: the embedded
@@ -42,11 +34,7 @@ export class ServedPictures {
     if (kept) return kept;
     const found = pictureAt(this.catalog, path);
     if (!found) return undefined;
-    const headers = {
-      'Content-Type': found.type,
-      'X-Content-Type-Options': 'nosniff',
-      'Content-Security-Policy': PICTURE_CSP,
-    };
+    const headers = pictureHeaders(found.type);
     // A new compressed variant makes the entry bigger: set again so the budget sees it.
     const entry = new CachedResponse(path, found.bytes, headers, found.etag, (grown) =>
       this.entries.set(grown.key, grown),

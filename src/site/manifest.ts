@@ -30,6 +30,8 @@ export interface SiteManifest {
   families: Record<FamilyName, string[]>;
   /** Answers saved whole, by API path. */
   fixed: Record<string, FixedAnswer>;
+  /** The pictures that are files of the data (a contributor's), by path: every other picture a record names is drawn by the worker. */
+  pictureFiles: string[];
   /** Files under the base the worker keeps at install, so the site works offline. */
   shell: string[];
   /** GraphQL's limits, as the exporting server's configuration set them. */

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { Catalog } from '../catalog.ts';
 import { canonicalRow } from '../canonical.ts';
 import { family, type FamilyName } from '../families.ts';
-import { pictureIndexes } from '../pictures/picture-source.ts';
+import { pictureIndexes } from '../pictures/drawn-pictures.ts';
 import { drawnPicture, pictureReferences } from '../pictures/references.ts';
 
 /** A row of a data file: a record, or a translation row (parent uuid, language, fields). */

@@ -1,5 +1,5 @@
 import { HttpError } from '../../lib/http-error.ts';
-import { PICTURE_CACHE_CONTROL } from '../../served/pictures.ts';
+import { PICTURE_CACHE_CONTROL } from '../../reads/pictures.ts';
 import { countsIn, type RouteTable } from '../routing.ts';
 import { send } from '../send.ts';
 import type { ServedCatalog } from '../../served/served-catalog.ts';

@@ -56,10 +56,12 @@ export async function buildSite(catalog: Catalog, get: SiteGet, options: SiteOpt
   files.set(REGISTER_SCRIPT, options.worker['register.js']);
   files.set('_headers', Buffer.from(headersFile(base, options.cacheSeconds)));
 
-  const pictures = new Set<string>();
+  // A contributor's pictures are files of the site; the drawn ones the worker draws, and are files too while the host's count allows.
+  const named = new Set<string>();
   for (const store of catalog.stores.values())
-    for (const record of store.records) for (const { path } of pictureReferences(record)) pictures.add(path);
-  for (const path of pictures) files.set(path.slice(1), await bodyOf(get, path));
+    for (const record of store.records) for (const { path } of pictureReferences(record)) named.add(path);
+  const contributed = [...named].filter((path) => catalog.pictureFiles.has(path));
+  for (const path of contributed) files.set(path.slice(1), await bodyOf(get, path));
 
   const fixed: Record<string, FixedAnswer> = {};
   for (const path of FIXED_ANSWERS) {
@@ -84,23 +86,31 @@ export async function buildSite(catalog: Catalog, get: SiteGet, options: SiteOpt
     families: data.families,
     fixed,
     graphql: options.graphql,
+    pictureFiles: contributed,
     shell: [...files.keys()].filter(
       (file) => !file.startsWith('images/') && !file.startsWith('_') && file !== '.nojekyll',
     ),
   };
   files.set(MANIFEST_PATH, Buffer.from(JSON.stringify(manifest)));
 
-  // Records before their translations and socials, should the host's file count leave no room for all.
+  // Records before their translations and socials, then drawn pictures, should the host's file count leave no room for all.
   const depth = (path: string) => path.split('/').length;
   const reads = fixedReads(catalog).sort((a, b) => depth(a) - depth(b));
+  const drawn = [...named].filter((path) => !catalog.pictureFiles.has(path));
   const room = Math.max(0, MOST_FILES - files.size);
   for (const path of reads.slice(0, room)) {
     const json = (await bodyOf(get, path)).toString('utf8');
     files.set(fileFor(path), Buffer.from(htmlSafe(json.replaceAll(origin.served, origin.site))));
   }
+  const pictureRoom = Math.max(0, room - reads.length);
+  for (const path of drawn.slice(0, pictureRoom)) files.set(path.slice(1), await bodyOf(get, path));
   if (reads.length > room)
     notes.push(
       `left out ${reads.length - room} of ${reads.length} files of single records for clients without the worker, to stay within Cloudflare Pages' ${MOST_FILES} files (the worker answers them all)`,
+    );
+  if (drawn.length > pictureRoom)
+    notes.push(
+      `left out ${drawn.length - pictureRoom} of ${drawn.length} drawn pictures, to stay within Cloudflare Pages' ${MOST_FILES} files (the worker draws them; clients without it get the host's 404)`,
     );
   notes.push(...exceededLimits(new Map([...files].map(([file, body]) => [file, body.length]))));
   return { files, notes };

@@ -1,4 +1,4 @@
-import { PICTURE_CACHE_CONTROL, PICTURE_CSP } from '../../served/pictures.ts';
+import { PICTURE_CACHE_CONTROL, PICTURE_CSP } from '../../reads/pictures.ts';
 
 /**
  * `_headers` for the hosts that read one (Cloudflare Pages, Netlify): what the server sends

@@ -2,7 +2,7 @@ import { sha1 } from '@noble/hashes/legacy.js';
 import { utf8ToBytes } from '@noble/hashes/utils.js';
 import { LRUCache } from 'lru-cache';
 import { utf8Length } from '../../lib/utf8.ts';
-import { answerEtag } from '../../reads/etag.ts';
+import { answerEtag, tagOf } from '../../lib/etag.ts';
 import type { AnswerCache, BuiltAnswer } from '../../reads/types.ts';
 
 /** An answer the worker built: its JSON, its headers (the type included) and its ETag, as the server's. */
@@ -16,6 +16,9 @@ export interface WorkerEntry {
 
 /** SHA-1 in the browser, synchronous (the Web Crypto API's is not): the same tag the server's `crypto` makes. */
 const browserSha1 = (parts: readonly string[]) => sha1(utf8ToBytes(parts.join('')));
+
+/** The ETag of `text`'s UTF-8 bytes, as the server tags a picture. */
+export const bytesTag = (text: string) => tagOf(sha1(utf8ToBytes(text)));
 
 /** Answers kept by a worker: few, since a page asks again what it showed, and each is rebuilt in a millisecond. */
 const KEPT = 500;

@@ -6,9 +6,11 @@ import { HttpError } from '../../lib/http-error.ts';
 import { parseQuery } from '../../lib/query-string.ts';
 import { readRoutes } from '../../reads/routes.ts';
 import { checkTarget } from '../../reads/target.ts';
+import { PICTURE_CACHE_CONTROL, pictureHeaders } from '../../reads/pictures.ts';
+import { drawnPictureAt } from '../../catalog/pictures/drawn-pictures.ts';
 import type { ReadExchange, ReadHandler, ReadSettings } from '../../reads/types.ts';
 import type { FixedAnswer, SiteManifest } from '../manifest.ts';
-import { WorkerCache, workerEntry, type WorkerEntry } from './answer-cache.ts';
+import { bytesTag, WorkerCache, workerEntry, type WorkerEntry } from './answer-cache.ts';
 import { siteGraphQL } from './graphql.ts';
 
 /** A request as the worker hands it over: method, URL and a header getter (lower-case names). */
@@ -79,6 +81,23 @@ export class SiteApi {
   /** The API path of a site path (`/repo/api/v1/actors` → `/api/v1/actors`), or undefined outside the base. */
   private apiPath(path: string): string | undefined {
     return path.startsWith(this.base) ? path.slice(this.base.length - 1) : undefined;
+  }
+
+  /**
+   * A picture the catalog draws (`drawnPictureAt`), answered as the server answers it (type,
+   * `nosniff`, policy, ETag, 304); undefined for a contributor's file or a path no record names,
+   * which the site's files answer.
+   */
+  answerPicture(request: SiteRequest, path: string): SiteAnswer | undefined {
+    if (this.manifest.pictureFiles.includes(path)) return undefined;
+    const svg = drawnPictureAt(this.catalog, path);
+    if (svg === undefined) return undefined;
+    const entry: WorkerEntry = {
+      ...workerEntry(svg, {}),
+      headers: pictureHeaders('image/svg+xml'),
+      etag: bytesTag(svg),
+    };
+    return this.negotiated(request, entry, PICTURE_CACHE_CONTROL, []);
   }
 
   /** `GET` or `POST /api/graphql` with an operation (`siteGraphQL`), or its refusal in the one error shape. */

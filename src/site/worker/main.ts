@@ -81,6 +81,14 @@ async function answer(request: Request, url: URL): Promise<Response> {
       return response(site.fixedAnswer(asked, fixed, await (await siteFile(fixed.file)).text()));
     return response(site.answer(asked));
   }
+  if (apiPath.startsWith('/images/') && request.method === 'GET') {
+    const { api: site } = await engine();
+    const drawn = site.answerPicture(
+      { method: 'GET', url, header: (name) => request.headers.get(name) ?? undefined },
+      apiPath,
+    );
+    if (drawn) return response(drawn);
+  }
   return cachedOrNetwork(request);
 }
 

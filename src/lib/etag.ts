@@ -15,6 +15,11 @@ export function base64url(bytes: Uint8Array): string {
   return text;
 }
 
+/** The ETag (unquoted) of bytes whose SHA-1 is `digest`: 22 characters of its base64url. */
+export function tagOf(digest: Uint8Array): string {
+  return base64url(digest).slice(0, 22);
+}
+
 /**
  * The ETag (unquoted) of an answer: a hash of what is sent, its headers and its JSON, not of
  * the data's version, so a maintainer's `If-Match` on one record still holds after a write to
@@ -24,5 +29,5 @@ export function base64url(bytes: Uint8Array): string {
  * answerEtag({ 'Content-Language': 'en-US' }, '{"uuid":"…"}', sha1); // 'k3J…' (22 characters)
  */
 export function answerEtag(headers: Readonly<Record<string, string>>, json: string, sha1: Sha1): string {
-  return base64url(sha1([JSON.stringify(headers), '\0', json])).slice(0, 22);
+  return tagOf(sha1([JSON.stringify(headers), '\0', json]));
 }
