@@ -13,6 +13,7 @@ const LAYERS = [
   ['http', 'src/http/'],
   ['graphql', 'src/graphql/'],
   ['docs', 'src/docs/'],
+  ['site', 'src/site/'],
   ['app', 'src/(app|main|parts)\\.ts$'],
 ];
 
@@ -83,6 +84,14 @@ module.exports = {
     },
     ...upward,
     ...siblings,
+    {
+      name: 'browser-reaches-node',
+      comment:
+        "The static site's worker and page script run in a browser: they import no Node built-in (what they import further down is held to it by their browser build, which fails on one)",
+      severity: 'error',
+      from: { path: '^src/site/(worker|page)/' },
+      to: { dependencyTypes: ['core'] },
+    },
   ],
   options: {
     doNotFollow: { path: 'node_modules' },

@@ -12,20 +12,7 @@ import type { ReadExchange, ReadHandler, ReadSettings } from '../../reads/types.
 import type { FixedAnswer, SiteManifest } from '../manifest.ts';
 import { bytesTag, WorkerCache, workerEntry, type WorkerEntry } from './answer-cache.ts';
 import { siteGraphQL } from './graphql.ts';
-
-/** A request as the worker hands it over: method, URL and a header getter (lower-case names). */
-export interface SiteRequest {
-  method: string;
-  url: URL;
-  header(name: string): string | undefined;
-}
-
-/** An answer as the worker sends it. */
-export interface SiteAnswer {
-  status: number;
-  headers: Record<string, string>;
-  body?: string;
-}
+import type { SiteAnswer, SiteRequest } from './types.ts';
 
 /** A read route matched as @koa/router matches it: path-to-regexp, any case, an optional trailing slash. */
 interface MatchedRoute {

@@ -7,7 +7,7 @@ import { picturePrefix } from '../../reads/locate.ts';
 import { acceptedLanguage } from '../../reads/request-query.ts';
 import type { SiteManifest } from '../manifest.ts';
 import { workerEntry } from './answer-cache.ts';
-import type { SiteAnswer, SiteRequest } from './answer.ts';
+import type { SiteAnswer, SiteRequest } from './types.ts';
 
 /** Whether a parsed body holds a key that would reach an object's prototype (what the server's parser refuses). */
 function reachesPrototype(value: unknown): boolean {

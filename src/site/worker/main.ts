@@ -4,7 +4,8 @@
 import { errorJson } from '../../lib/error-json.ts';
 import { wantsGraphiQL } from '../../graphql/wants-graphiql.ts';
 import { MANIFEST_PATH, type SiteManifest } from '../manifest.ts';
-import { SiteApi, type SiteAnswer, type SiteRequest } from './answer.ts';
+import { SiteApi } from './answer.ts';
+import type { SiteAnswer, SiteRequest } from './types.ts';
 import { loadSiteCatalog } from './site-catalog.ts';
 
 declare const self: ServiceWorkerGlobalScope;
