@@ -1,20 +1,7 @@
 import { existsSync } from 'node:fs';
-import { join } from 'node:path';
-import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
+import { CHROMIUM, launchChromium } from '../../scripts/lib/chromium.ts';
 import * as assert from 'uvu/assert';
-
-/** Debian's chromium (packages `chromium` and `chromium-driver`; .ci/run installs them), or the one CHROMIUM_PATH names. */
-const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
-const FLAGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--disable-quic',
-];
 
 /** A headless browser cut off from everything but this machine, and what its page did. */
 export interface OfflineBrowser {
@@ -43,12 +30,7 @@ export async function offlineBrowser(dir: string): Promise<OfflineBrowser> {
     existsSync(CHROMIUM),
     `${CHROMIUM} is missing: apt-get install chromium chromium-driver (.ci/run does), or set CHROMIUM_PATH`,
   );
-  const context = await chromium.launchPersistentContext(join(dir, 'profile'), {
-    executablePath: CHROMIUM,
-    headless: true,
-    args: FLAGS,
-    viewport: { width: 1280, height: 900 },
-  });
+  const context = await launchChromium(dir);
   const requested: string[] = [];
   const blocked: string[] = [];
   const problems: string[] = [];

@@ -4,7 +4,7 @@ import type { Page } from 'playwright-core';
 import { offlineBrowser, type OfflineBrowser } from './browser.ts';
 import { startApp, tempDir, type TestServer } from './http.ts';
 import { ROOT, runScript } from './spawn.ts';
-import { staticHost, type StaticHost } from './static-host.ts';
+import { staticHost, type StaticHost } from '../../scripts/lib/static-host.ts';
 
 /** An answer as compared: status, the API headers (lower-case names) and the body text. */
 export interface Seen {
