@@ -72,6 +72,7 @@ test('an API URL opened before any visit: the host has no file, its 404 page ins
 
 test('offline: with the host gone, the pages and the read API still answer after the first load', async () => {
   await site.page.goto(`${site.url}/`);
+  await site.page.evaluate('siteOffline');
   await site.host.close();
   await site.page.reload();
   const seen = await site.page.evaluate(async (path) => {

@@ -8,7 +8,7 @@ const script = document.currentScript as HTMLScriptElement | null;
 const base = new URL('.', script?.src ?? location.href).pathname;
 
 /** Resolves once the worker controls this page. */
-function controlled(registration: ServiceWorkerRegistration): Promise<void> {
+function controlled(): Promise<void> {
   const { serviceWorker } = navigator;
   return new Promise((resolve) => {
     if (serviceWorker.controller) return resolve();
@@ -16,7 +16,6 @@ function controlled(registration: ServiceWorkerRegistration): Promise<void> {
     // A hard reload leaves the page uncontrolled though a worker is active: it claims the page when asked.
     void serviceWorker.ready.then((ready) => ready.active?.postMessage('claim'));
     if (serviceWorker.controller) resolve();
-    void registration;
   });
 }
 
@@ -30,5 +29,15 @@ window.fetch = async (input, init) => {
   if (!navigator.serviceWorker?.controller) await ready;
   return pageFetch(input, init);
 };
-/** For a page's own code: resolves once API requests are answered by the worker. */
-(window as unknown as { siteReady: Promise<void> }).siteReady = ready;
+/** Resolves once the worker has kept the site's pages and files: from then on the site works offline. */
+const offline = ready.then(
+  () =>
+    new Promise<void>((resolve) => {
+      const channel = new MessageChannel();
+      channel.port1.onmessage = () => resolve();
+      navigator.serviceWorker.controller?.postMessage('offline', [channel.port2]);
+    }),
+);
+
+/** For a page's own code: `siteReady` once API requests are answered by the worker, `siteOffline` once the site works offline. */
+Object.assign(window, { siteReady: ready, siteOffline: offline });

@@ -37,13 +37,13 @@ function engine(): Promise<{ api: SiteApi; manifest: SiteManifest }> {
   return api;
 }
 
+// Installed with what the engine needs (the manifest and the catalog's rows), so a page's first request waits for no more.
 self.addEventListener('install', (event) => {
   event.waitUntil(
     (async () => {
       const manifest = (await (await fetch(base + MANIFEST_PATH, { cache: 'no-cache' })).json()) as SiteManifest;
-      const cache = await caches.open(CACHE);
-      const files = [MANIFEST_PATH, ...Object.values(manifest.families).flat(), ...manifest.shell];
-      await cache.addAll([...new Set(files)].map((file) => new Request(base + file, { cache: 'no-cache' })));
+      const files = [MANIFEST_PATH, ...Object.values(manifest.families).flat()];
+      await (await caches.open(CACHE)).addAll(files.map((file) => new Request(base + file, { cache: 'no-cache' })));
       await self.skipWaiting();
     })(),
   );
@@ -54,9 +54,23 @@ self.addEventListener('activate', (event) => {
   event.waitUntil(self.clients.claim());
 });
 
-// A page loaded by a hard reload is not controlled until the worker claims it (see register.ts).
+let keeping: Promise<void> | undefined;
+/** Keeps the site's pages and their files for offline use, once per worker, after the first answers. */
+function keepOffline(): Promise<void> {
+  keeping ??= (async () => {
+    const { manifest } = await engine();
+    const cache = await caches.open(CACHE);
+    for (const file of manifest.shell)
+      if (!(await cache.match(base + file))) await cache.add(new Request(base + file, { cache: 'no-cache' }));
+  })();
+  keeping.catch(() => (keeping = undefined));
+  return keeping;
+}
+
+// A page loaded by a hard reload is not controlled until the worker claims it; a page asks when the site works offline (see register.ts).
 self.addEventListener('message', (event) => {
   if (event.data === 'claim') event.waitUntil(self.clients.claim());
+  if (event.data === 'offline') event.waitUntil(keepOffline().then(() => event.ports[0]?.postMessage('offline')));
 });
 
 /** A `Response` of an engine answer. */
