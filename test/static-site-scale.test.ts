@@ -5,7 +5,7 @@ import * as assert from 'uvu/assert';
 import { catalogOf } from '../scripts/bench/scale.ts';
 import { oracleCatalog } from './helpers/catalog-oracle.ts';
 import { ROOT } from './helpers/spawn.ts';
-import { differences, siteUnderTest } from './helpers/site.ts';
+import { differences, siteUnderTest, workerAnswers } from './helpers/site.ts';
 
 // A site of a generated catalog of 100,000 records: within the hosts' limits (the export says what it left out to stay
 // so), and its worker still answers as the server does.
@@ -37,6 +37,37 @@ test('the export stays within every host limit, and says what it left out', () =
   assert.match(site.exportOutput, /left out \d+ of \d+ files of single records/);
   assert.match(site.exportOutput, /left out \d+ of \d+ drawn pictures/);
   assert.not.match(site.exportOutput, /, over /);
+});
+
+test('a record by uuid downloads its family only; a list of another family downloads that family once', async () => {
+  const catalog = await oracleCatalog(data);
+  const data_files = () => site.host.asked.filter((path) => path.startsWith('/site/data/'));
+  const before = data_files().length;
+  const [one] = await workerAnswers(site.page, site.base, [
+    { path: `/api/v1/locations/${catalog.store('locations').records[5]!.uuid}` },
+  ]);
+  assert.is(one!.status, 200);
+  assert.ok(
+    data_files()
+      .slice(before)
+      .every((path) => path.startsWith('/site/data/locations-')),
+    data_files().join(' '),
+  );
+  const lists = await workerAnswers(site.page, site.base, [
+    { path: '/api/v1/games?size=3' },
+    { path: '/api/v1/games?page=2' },
+  ]);
+  assert.equal(
+    lists.map((list) => list.status),
+    [200, 200],
+  );
+  const games = data_files().filter((path) => path.startsWith('/site/data/games-'));
+  assert.is(games.length, new Set(games).size, 'each part of the games once');
+  assert.ok(games.length > 0);
+  assert.not.ok(
+    data_files().some((path) => /\/(actors|episodes|characters)-/.test(path)),
+    'no other family',
+  );
 });
 
 test('on 100,000 records the worker answers by uuid, filtered lists and drawn pictures as the server does', async () => {

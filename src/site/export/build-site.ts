@@ -1,5 +1,5 @@
 import type { Catalog } from '../../catalog/catalog.ts';
-import { pictureReferences } from '../../catalog/pictures/references.ts';
+import { drawnPicture, pictureReferences } from '../../catalog/pictures/references.ts';
 import type { About } from '../../reads/types.ts';
 import { MANIFEST_PATH, type FixedAnswer, type SiteManifest } from '../manifest.ts';
 import { headersFile } from './headers-file.ts';
@@ -63,8 +63,14 @@ export async function buildSite(catalog: Catalog, get: SiteGet, options: SiteOpt
 
   // A contributor's pictures are files of the site; the drawn ones the worker draws, and are files too while the host's count allows.
   const named = new Set<string>();
+  const shared = new Set<string>();
   for (const store of catalog.stores.values())
-    for (const record of store.records) for (const { path } of pictureReferences(record)) named.add(path);
+    for (const record of store.records)
+      for (const { path } of pictureReferences(record)) {
+        named.add(path);
+        const drawn = drawnPicture(path);
+        if (drawn && drawn.family !== store.family.name) shared.add(path);
+      }
   const contributed = [...named].filter((path) => catalog.pictureFiles.has(path));
   for (const path of contributed) files.set(path.slice(1), await bodyOf(get, path));
 
@@ -91,10 +97,13 @@ export async function buildSite(catalog: Catalog, get: SiteGet, options: SiteOpt
     families: data.families,
     fixed,
     graphql: options.graphql,
+    counts: catalog.counts(),
+    namesPictures: catalog.namesPictures,
+    sharedPictures: [...shared],
+    dataBytes: [...data.files.values()].reduce((sum, text) => sum + Buffer.byteLength(text), 0),
     pictureFiles: contributed,
-    shell: [...files.keys()].filter(
-      (file) => !file.startsWith('images/') && !file.startsWith('_') && file !== '.nojekyll',
-    ),
+    // The pages and their files; the catalog's rows are kept as families are read (or whole, when small).
+    shell: [...files.keys()].filter((file) => !/^(?:images\/|site\/|_|\.nojekyll$)/.test(file)),
   };
   files.set(MANIFEST_PATH, Buffer.from(JSON.stringify(manifest)));
 

@@ -1,6 +1,5 @@
 import fresh from 'fresh';
 import { pathToRegexp } from 'path-to-regexp';
-import type { Catalog } from '../../catalog/catalog.ts';
 import { errorJson } from '../../lib/error-json.ts';
 import { HttpError } from '../../lib/http-error.ts';
 import { parseQuery } from '../../lib/query-string.ts';
@@ -12,6 +11,8 @@ import type { ReadExchange, ReadHandler, ReadSettings } from '../../reads/types.
 import type { FixedAnswer, SiteManifest } from '../manifest.ts';
 import { bytesTag, WorkerCache, workerEntry, type WorkerEntry } from './answer-cache.ts';
 import { siteGraphQL } from './graphql.ts';
+import { pictureNeeds, readNeeds } from './needs.ts';
+import { ALL_FAMILIES, type SiteCatalog } from './site-catalog.ts';
 import type { SiteAnswer, SiteRequest } from './types.ts';
 
 /** A read route matched as @koa/router matches it: path-to-regexp, any case, an optional trailing slash. */
@@ -46,7 +47,7 @@ export class SiteApi {
   private graphql?: ReturnType<typeof siteGraphQL>;
 
   constructor(
-    private readonly catalog: Catalog,
+    private readonly catalog: SiteCatalog,
     private readonly manifest: SiteManifest,
     /** The site's base path, with its trailing slash: `/` or `/<repo>/`. */
     private readonly base: string,
@@ -60,11 +61,6 @@ export class SiteApi {
     });
   }
 
-  /** Whether the worker answers a request of this path (under `/api/`, GraphiQL and the docs aside). */
-  answers(path: string): boolean {
-    return path.startsWith(`${this.base}api`) && this.apiPath(path) !== undefined;
-  }
-
   /** The API path of a site path (`/repo/api/v1/actors` → `/api/v1/actors`), or undefined outside the base. */
   private apiPath(path: string): string | undefined {
     return path.startsWith(this.base) ? path.slice(this.base.length - 1) : undefined;
@@ -75,8 +71,9 @@ export class SiteApi {
    * `nosniff`, policy, ETag, 304); undefined for a contributor's file or a path no record names,
    * which the site's files answer.
    */
-  answerPicture(request: SiteRequest, path: string): SiteAnswer | undefined {
+  async answerPicture(request: SiteRequest, path: string): Promise<SiteAnswer | undefined> {
     if (this.manifest.pictureFiles.includes(path)) return undefined;
+    await this.catalog.need(pictureNeeds(path, this.manifest));
     const svg = drawnPictureAt(this.catalog, path);
     if (svg === undefined) return undefined;
     const entry: WorkerEntry = {
@@ -90,6 +87,7 @@ export class SiteApi {
   /** `GET` or `POST /api/graphql` with an operation (`siteGraphQL`), or its refusal in the one error shape. */
   async answerGraphQL(request: SiteRequest, body: string): Promise<SiteAnswer> {
     try {
+      await this.catalog.need(ALL_FAMILIES);
       this.graphql ??= siteGraphQL({
         catalog: this.catalog,
         manifest: this.manifest,
@@ -104,10 +102,11 @@ export class SiteApi {
   }
 
   /** The answer to `request`, a read route's or an error in the one shape. */
-  answer(request: SiteRequest): SiteAnswer {
+  async answer(request: SiteRequest): Promise<SiteAnswer> {
     const path = this.apiPath(request.url.pathname)!;
     const querystring = request.url.search.slice(1);
     try {
+      await this.catalog.need(readNeeds(path, request.url.searchParams));
       return this.route(request, path, querystring);
     } catch (error) {
       if (!(error instanceof HttpError)) throw error;

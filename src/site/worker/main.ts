@@ -6,7 +6,7 @@ import { wantsGraphiQL } from '../../graphql/wants-graphiql.ts';
 import { MANIFEST_PATH, type SiteManifest } from '../manifest.ts';
 import { SiteApi } from './answer.ts';
 import type { SiteAnswer, SiteRequest } from './types.ts';
-import { loadSiteCatalog } from './site-catalog.ts';
+import { SiteCatalog } from './site-catalog.ts';
 
 declare const self: ServiceWorkerGlobalScope;
 
@@ -16,34 +16,35 @@ const origin = new URL(self.registration.scope).href.replace(/\/$/, '');
 /** One cache per site: a new export replaces its files at the next install. */
 const CACHE = `catalog-site ${base}`;
 
-/** A file of the site by its path under the base: from the worker's cache, else the network. */
-async function siteFile(path: string): Promise<Response> {
+/** A file of the site by its path under the base: from the worker's cache, else the network (and then kept, if `keep`). */
+async function siteFile(path: string, keep = false): Promise<Response> {
   const url = base + path;
   const kept = await caches.match(url, { ignoreSearch: true });
   if (kept) return kept;
   const response = await fetch(url);
   if (!response.ok) throw new Error(`the site's file ${url} answered ${response.status}`);
+  if (keep) await (await caches.open(CACHE)).put(url, response.clone());
   return response;
 }
 
 let api: Promise<{ api: SiteApi; manifest: SiteManifest }> | undefined;
-/** The engine, loaded on the first API request after the worker (re)starts. */
+/** The engine, made on the first API request after the worker (re)starts: the manifest now, each family when a request needs it. */
 function engine(): Promise<{ api: SiteApi; manifest: SiteManifest }> {
-  api ??= loadSiteCatalog(async (path) => (await siteFile(path)).json()).then(({ catalog, manifest }) => ({
-    api: new SiteApi(catalog, manifest, base, origin),
-    manifest,
-  }));
+  api ??= siteFile(MANIFEST_PATH)
+    .then((response) => response.json() as Promise<SiteManifest>)
+    .then((manifest) => {
+      const catalog = new SiteCatalog(manifest, async (path) => (await siteFile(path, true)).json());
+      return { api: new SiteApi(catalog, manifest, base, origin), manifest };
+    });
   api.catch(() => (api = undefined));
   return api;
 }
 
-// Installed with what the engine needs (the manifest and the catalog's rows), so a page's first request waits for no more.
+// Installed with the manifest alone: a page's first request waits only for the family it reads.
 self.addEventListener('install', (event) => {
   event.waitUntil(
     (async () => {
-      const manifest = (await (await fetch(base + MANIFEST_PATH, { cache: 'no-cache' })).json()) as SiteManifest;
-      const files = [MANIFEST_PATH, ...Object.values(manifest.families).flat()];
-      await (await caches.open(CACHE)).addAll(files.map((file) => new Request(base + file, { cache: 'no-cache' })));
+      await (await caches.open(CACHE)).add(new Request(base + MANIFEST_PATH, { cache: 'no-cache' }));
       await self.skipWaiting();
     })(),
   );
@@ -54,13 +55,18 @@ self.addEventListener('activate', (event) => {
   event.waitUntil(self.clients.claim());
 });
 
+/** Catalog rows up to this size are downloaded whole for offline use once a page has its first answers. */
+const KEPT_WHOLE_BYTES = 8 * 2 ** 20;
+
 let keeping: Promise<void> | undefined;
 /** Keeps the site's pages and their files for offline use, once per worker, after the first answers. */
 function keepOffline(): Promise<void> {
   keeping ??= (async () => {
     const { manifest } = await engine();
     const cache = await caches.open(CACHE);
-    for (const file of manifest.shell)
+    // A small catalog is kept whole; a large one keeps the families as they are read.
+    const data = manifest.dataBytes <= KEPT_WHOLE_BYTES ? Object.values(manifest.families).flat() : [];
+    for (const file of [...manifest.shell, ...data])
       if (!(await cache.match(base + file))) await cache.add(new Request(base + file, { cache: 'no-cache' }));
   })();
   keeping.catch(() => (keeping = undefined));
@@ -94,11 +100,11 @@ async function answer(request: Request, url: URL): Promise<Response> {
     const fixed = manifest.fixed[apiPath.replace(/\/$/, '')];
     if (fixed && (request.method === 'GET' || request.method === 'HEAD'))
       return response(site.fixedAnswer(asked, fixed, await (await siteFile(fixed.file)).text()));
-    return response(site.answer(asked));
+    return response(await site.answer(asked));
   }
   if (apiPath.startsWith('/images/') && request.method === 'GET') {
     const { api: site } = await engine();
-    const drawn = site.answerPicture(
+    const drawn = await site.answerPicture(
       { method: 'GET', url, header: (name) => request.headers.get(name) ?? undefined },
       apiPath,
     );
