@@ -8,6 +8,7 @@ const LAYERS = [
   ['reads', 'src/reads/'],
   ['accounts', 'src/accounts/'],
   ['catalog-writes', 'src/catalog-writes/'],
+  ['changes', 'src/changes/'],
   ['limits', 'src/limits/'],
   ['served', 'src/served/'],
   ['http', 'src/http/'],

@@ -1,6 +1,7 @@
 // npm run export-site -- --out site/ [--base /<repo>/] [--url https://<user>.github.io/<repo>]: the
 // catalog (DATA_DIR with the curators' writes folded in) as a static site any host serves,
 // whose Service Worker answers the read API in the browser (docs/static-site.md).
+import { ChangeFeed } from '../src/changes/feed.ts';
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -66,7 +67,7 @@ const accounts = await openAccounts(
 );
 const app = createApp(
   { ...config, PUBLIC_URL: address.served, SIMULATE: false, CLASSROOM: false },
-  { served, accounts, log },
+  { served, feed: new ChangeFeed(), accounts, log },
 );
 const server = createServer(app.callback()).listen(0, '127.0.0.1');
 await new Promise((ready) => server.once('listening', ready));

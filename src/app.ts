@@ -32,7 +32,11 @@ import { createHttpServer, serve, type ServerOptions } from './http/serve.ts';
 import { signInGuard } from './http/sign-in-guard.ts';
 import { simulation } from './http/simulation.ts';
 import { ServedCatalog } from './served/served-catalog.ts';
+import { ChangeFeed } from './changes/feed.ts';
+import { serveLoaded } from './served/serve-loaded.ts';
 import { writeRoutes } from './http/routes/writes.ts';
+import { changeRoutes } from './http/routes/changes.ts';
+import { ChangeStreams } from './http/change-streams.ts';
 import { CatalogWriter } from './http/catalog-writer.ts';
 import { sandboxRoutes, sandboxView } from './http/routes/sandbox.ts';
 import {
@@ -44,6 +48,7 @@ import {
   memoryBudgets,
   openCurator,
   openSandboxes,
+  streamOptions,
   type ServiceParts,
 } from './parts.ts';
 
@@ -64,7 +69,16 @@ export function catalogRoutes(routes: RouteTable, deps: RouteDeps): void {
  */
 export function createApp(
   config: Config,
-  { served, accounts, limits, log, curator, sandboxes }: ServiceParts,
+  {
+    served,
+    feed,
+    streams = new ChangeStreams(feed, streamOptions(config)),
+    accounts,
+    limits,
+    log,
+    curator,
+    sandboxes,
+  }: ServiceParts,
   fast?: FastPath,
   proxy = trustProxies(config.TRUST_PROXY, log.warn),
 ): Koa {
@@ -90,6 +104,7 @@ export function createApp(
   ]);
   const cacheControl = `public, max-age=${config.CACHE_MAX_AGE}`;
   catalogRoutes(routes, routeDeps);
+  changeRoutes(routes, { ...routeDeps, feed, streams, ...(sandboxes ? { sandboxes } : {}) });
   if (writer) writeRoutes(routes, routeDeps, writer);
   if (writer?.sandboxes) sandboxRoutes(routes, writer.sandboxes, config.SANDBOX_WRITES);
   accountRoutes(routes, accounts, limits && signInGuard(limits));
@@ -191,14 +206,19 @@ export async function startService(config: Config, catalog: Catalog | undefined,
     throw new Error(`cannot open the accounts: ${error.message}`);
   });
   const served = new ServedCatalog(catalog, memoryBudgets(config).cacheBytes);
-  const curator = await openCurator(config, served, log);
-  const sandboxes = await openSandboxes(config, served, log);
+  const feed = new ChangeFeed();
+  const curator = await openCurator(config, served, feed, log);
+  if (!curator && catalog) serveLoaded(served, feed, catalog);
+  const sandboxes = await openSandboxes(config, served, feed, log);
   const limits = await createLimits(config, log);
   log.info(
     limits ? `rate limits: ${limits.driver === 'redis' ? 'shared through Redis' : 'in memory'}` : RATE_LIMITS_OFF,
   );
+  const streams = new ChangeStreams(feed, streamOptions(config));
   const parts: ServiceParts = {
     served,
+    feed,
+    streams,
     accounts,
     ...(limits ? { limits } : {}),
     ...(curator ? { curator } : {}),
@@ -220,7 +240,7 @@ export async function startService(config: Config, catalog: Catalog | undefined,
       {
         dir: config.DATA_DIR,
         defaultLanguage: config.DEFAULT_LANGUAGE,
-        ...(curator ? { replace: (next) => curator.rebase(next) } : {}),
+        replace: async (next) => (curator ? curator.rebase(next) : serveLoaded(served, feed, next)),
       },
       log,
       catalog,
@@ -230,6 +250,8 @@ export async function startService(config: Config, catalog: Catalog | undefined,
   stopOnSignals(server, {
     graceMs: config.SHUTDOWN_GRACE_SECONDS * 1000,
     log: log.info,
+    // A stream never finishes by itself: each is ended with a last event saying why.
+    stopping: () => streams.close('The server is stopping; reconnect in a moment with the last event id'),
     cleanup: async () => {
       curator?.close();
       sandboxes?.close();

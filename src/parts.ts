@@ -6,6 +6,8 @@ import type { AccountService } from './accounts/service.ts';
 import type { Config } from './config/env.ts';
 import type { Logger } from './config/logger.ts';
 import type { GraphQLLimits } from './graphql/limits.ts';
+import type { ChangeFeed } from './changes/feed.ts';
+import type { StreamOptions, ChangeStreams } from './http/change-streams.ts';
 import { Curator } from './served/curator.ts';
 import { Sandboxes } from './served/sandboxes.ts';
 import type { ServedCatalog } from './served/served-catalog.ts';
@@ -18,6 +20,10 @@ import { TIERS, type Tier } from './limits/tiers.ts';
 /** The parts a server is built from: the loaded catalog, the accounts and the limits. */
 export interface ServiceParts {
   served: ServedCatalog;
+  /** What changed since: the curators' writes and each new data/ (and each sandbox's, to its owner). */
+  feed: ChangeFeed;
+  /** The feed's live streams; made by `createApp` when not given. */
+  streams?: ChangeStreams;
   accounts: AccountService;
   /** Takes the catalog writes; none when `CATALOG_WRITES=off` (the write routes then answer 405). */
   curator?: Curator;
@@ -102,13 +108,18 @@ export function overlayFile(config: Config): string {
  * The curator of the catalog writes, with the overlay applied over the served catalog, or
  * none when `CATALOG_WRITES=off` (or, under `npm run dev`, before the data is good).
  */
-export async function openCurator(config: Config, served: ServedCatalog, log: Logger): Promise<Curator | undefined> {
+export async function openCurator(
+  config: Config,
+  served: ServedCatalog,
+  feed: ChangeFeed,
+  log: Logger,
+): Promise<Curator | undefined> {
   if (!config.CATALOG_WRITES || !served.ready) return undefined;
   const { store } = accountOptions(config);
   const overlay = await openOverlay(store, overlayFile(config), log).catch((error: Error) => {
     throw new Error(`cannot open the catalog overlay: ${error.message}`);
   });
-  const curator = await Curator.open(served, overlay, log);
+  const curator = await Curator.open(served, overlay, log, feed);
   log.info(`catalog writes: on, kept in ${store.kind === 'file' ? overlayFile(config) : `the accounts' Redis`}`);
   return curator;
 }
@@ -138,6 +149,7 @@ export function openSandboxesStore(config: Config, log: Logger): Promise<Sandbox
 export async function openSandboxes(
   config: Config,
   served: ServedCatalog,
+  feed: ChangeFeed,
   log: Logger,
 ): Promise<Sandboxes | undefined> {
   if (!config.CLASSROOM || !config.CATALOG_WRITES || !served.ready) return undefined;
@@ -148,7 +160,21 @@ export async function openSandboxes(
     idleMs: config.SANDBOX_TTL * 1000,
   };
   log.info(`sandboxes: every account below MAINTAINER writes to its own, kept in ${sandboxPlace(config)}`);
-  return Sandboxes.open(served, store, bounds, log);
+  return Sandboxes.open(served, store, bounds, log, feed);
+}
+
+/** How long a change stream may leave changes unread before it is cut off. */
+const STREAM_STALLED_MS = 60_000;
+
+/** The bounds of the change streams, from the configuration. */
+export function streamOptions(config: Config): StreamOptions {
+  return {
+    total: config.CHANGE_STREAMS,
+    perAddress: config.CHANGE_STREAMS_PER_ADDRESS,
+    perAccount: config.CHANGE_STREAMS_PER_ACCOUNT,
+    heartbeatMs: config.CHANGE_HEARTBEAT_SECONDS * 1000,
+    stalledMs: STREAM_STALLED_MS,
+  };
 }
 
 /** Memory for parsed GraphQL query texts: a few thousand typical queries. */

@@ -1,3 +1,4 @@
+import { ChangeFeed } from '../src/changes/feed.ts';
 import { request } from 'node:http';
 import { connect } from 'node:net';
 import { test } from 'uvu';
@@ -120,6 +121,7 @@ test("the app's middleware are exactly those the fast path stands in for, in ord
   // Only wiring happens here: no request reaches these parts.
   const parts = {
     served: {} as ServedCatalog,
+    feed: new ChangeFeed(),
     accounts: {} as AccountService,
     limits: {} as RateLimits,
     curator: {} as Curator,

@@ -1,3 +1,4 @@
+import { ChangeFeed } from '../src/changes/feed.ts';
 import { get } from 'node:http';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
@@ -50,6 +51,7 @@ test('it documents every route the router has, and no route the router lacks', (
   const served = new ServedCatalog(catalog, 2 ** 20);
   const app = createApp(server.config, {
     served,
+    feed: new ChangeFeed(),
     log: createLogger({ level: 'silent', format: 'text' }),
     accounts: {} as AccountService,
     curator: {} as Curator,

@@ -1,3 +1,4 @@
+import { ChangeFeed } from '../src/changes/feed.ts';
 import { PACKAGE } from '../src/lib/package-info.ts';
 import { join } from 'node:path';
 import { test } from 'uvu';
@@ -33,12 +34,14 @@ const outcome = <T>(promise: Promise<T>) =>
 test("If-Match of a sandbox write in a batch begun by another student's: checked on the writer's own catalog", async () => {
   const folder = await tempDir();
   const served = new ServedCatalog(loaded.catalog, 2 ** 20);
-  const curator = await Curator.open(served, await LogFileOverlayStore.open(join(folder, 'overlay.json')), log);
+  const feed = new ChangeFeed();
+  const curator = await Curator.open(served, await LogFileOverlayStore.open(join(folder, 'overlay.json')), log, feed);
   const sandboxes = await Sandboxes.open(
     served,
     await LogFileOverlayStore.open(join(folder, 'sandboxes.json')),
     { writes: 50, bytes: 64 * 2 ** 20, idleMs: 3_600_000 },
     log,
+    feed,
   );
   const writer = new CatalogWriter({ served, about: PACKAGE, cacheSeconds: 60, maxPageSize: 50, curator, sandboxes });
   const [ana, bia] = [student('ana'), student('bia')];

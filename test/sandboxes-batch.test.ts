@@ -1,3 +1,4 @@
+import { ChangeFeed } from '../src/changes/feed.ts';
 import { readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { test } from 'uvu';
@@ -55,7 +56,7 @@ class Recording implements SandboxStore {
 async function classroom(file?: string, bounds = BOUNDS) {
   const served = new ServedCatalog(loaded.ok ? loaded.catalog : undefined, 2 ** 20);
   const store = new Recording(await LogFileOverlayStore.open(file ?? join(await tempDir(), 'sandboxes.json')));
-  const sandboxes = await Sandboxes.open(served, store, bounds, log);
+  const sandboxes = await Sandboxes.open(served, store, bounds, log, new ChangeFeed());
   const write = (username: string, stage: (draft: Draft) => ReturnType<typeof createRecord>) =>
     sandboxes.write({ caller: { uuid: `uuid-${username}`, username, role: 'BASIC' }, request: 'POST', stage });
   const create = (username: string, name = `Pier of ${username}`) =>

@@ -1,3 +1,4 @@
+import { ChangeFeed } from '../src/changes/feed.ts';
 import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
@@ -21,7 +22,7 @@ async function classroom(clock: { now: number }) {
   const served = new ServedCatalog(loaded.ok ? loaded.catalog : undefined, 2 ** 20);
   const store = await LogFileOverlayStore.open(join(await tempDir(), 'sandboxes.json'));
   const bounds = { writes: 10, bytes: 64 * 2 ** 20, idleMs: 2 * HOUR };
-  const sandboxes = await Sandboxes.open(served, store, bounds, log, () => clock.now);
+  const sandboxes = await Sandboxes.open(served, store, bounds, log, new ChangeFeed(), () => clock.now);
   const write = (username: string) =>
     sandboxes.write({
       caller: { uuid: `uuid-${username}`, username, role: 'BASIC' },
@@ -67,7 +68,14 @@ test('the time of the last write is kept: a sandbox idle past the TTL before a r
   const file = join(dir, 'sandboxes.json');
   const served = new ServedCatalog(loaded.ok ? loaded.catalog : undefined, 2 ** 20);
   const bounds = { writes: 10, bytes: 64 * 2 ** 20, idleMs: 2 * HOUR };
-  const first = await Sandboxes.open(served, await LogFileOverlayStore.open(file), bounds, log, () => clock.now);
+  const first = await Sandboxes.open(
+    served,
+    await LogFileOverlayStore.open(file),
+    bounds,
+    log,
+    new ChangeFeed(),
+    () => clock.now,
+  );
   await first.write({
     caller: { uuid: 'uuid-dora', username: 'dora', role: 'DEV' },
     request: 'POST /api/v1/locations',
@@ -75,7 +83,14 @@ test('the time of the last write is kept: a sandbox idle past the TTL before a r
   });
   first.close();
   clock.now += 3 * HOUR;
-  const second = await Sandboxes.open(served, await LogFileOverlayStore.open(file), bounds, log, () => clock.now);
+  const second = await Sandboxes.open(
+    served,
+    await LogFileOverlayStore.open(file),
+    bounds,
+    log,
+    new ChangeFeed(),
+    () => clock.now,
+  );
   try {
     assert.ok(second.holds('uuid-dora'), 'read back from the file');
     await second.sync();

@@ -12,6 +12,7 @@ const ORDER = [
   'served',
   'limits',
   'accounts',
+  'changes',
   'catalog-writes',
   'reads',
   'catalog',

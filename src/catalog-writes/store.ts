@@ -11,7 +11,32 @@ export interface OverlayWrite {
   /** `PATCH /api/v1/episodes/…`: what the maintainer asked. */
   request: string;
   changes: RowChange[];
+  /**
+   * A write that changes no row but belongs to the change feed (`changes` empty): data/ loaded
+   * with new content (`data`: its version), or a classroom sandbox emptied (`reset`: why).
+   */
+  mark?: { data: string } | { reset: 'reset' | 'expired' };
 }
+
+/** Whether `write` is a mark (new data, a reset), which replays nothing. */
+export const isMark = (write: Pick<OverlayWrite, 'mark'>): boolean => write.mark !== undefined;
+
+/** The mark that data/ of version `data` is served from now on. */
+export const dataMark = (data: string, at = new Date().toISOString()): Omit<OverlayWrite, 'seq'> => ({
+  at,
+  account: { uuid: '', username: 'data/' },
+  request: `data/ loaded (version ${data})`,
+  changes: [],
+  mark: { data },
+});
+
+/** The marks that the sandboxes of `accounts` were emptied, for `reason`. */
+export const resetMarks = (
+  accounts: readonly { uuid: string; username: string }[],
+  reason: 'reset' | 'expired',
+  at = new Date().toISOString(),
+): Omit<OverlayWrite, 'seq'>[] =>
+  accounts.map((account) => ({ at, account, request: `sandbox ${reason}`, changes: [], mark: { reset: reason } }));
 
 /**
  * An append that was taken: its number (of its last write), and the store's mark (`SandboxStore.mark`) just before

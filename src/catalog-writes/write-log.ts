@@ -55,6 +55,12 @@ const writeSchema = {
         required: ['family', 'uuid', 'before', 'after'],
       },
     },
+    mark: {
+      type: 'object',
+      properties: { data: { type: 'string' }, reset: { enum: ['reset', 'expired'] } },
+      minProperties: 1,
+      maxProperties: 1,
+    },
   },
   required: ['seq', 'at', 'account', 'request', 'changes'],
 } as const;

@@ -15,6 +15,14 @@ export const hrefOf = (name: FamilyName, uuid: string): string => `/api/v1/${nam
 export const recordPath = (name: FamilyName, uuid: string): string =>
   name === 'overview' ? familyPath(name) : hrefOf(name, uuid);
 
+/** Where a record's translation in `language` is read: `…/{uuid}/translations/{language}` (the overview's under its family's path). */
+export const translationHref = (name: FamilyName, uuid: string, language: string): string =>
+  `${recordPath(name, uuid)}/translations/${language}`;
+
+/** Where an actor's social on network `social` is read. */
+export const socialHref = (uuid: string, social: string): string =>
+  `${hrefOf('actors', uuid)}/socials/${encodeURIComponent(social)}`;
+
 /** Whether `href` is of family `name` (its uuid unchecked). */
 export const isHrefInto = (href: string, name: FamilyName): boolean => href.startsWith(`/api/v1/${name}/`);
 

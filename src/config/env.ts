@@ -187,6 +187,27 @@ export const VARIABLES = {
       'Open connections per peer address; not applied behind a proxy (`TRUST_PROXY`), whose connections all share its address',
     parse: integer(1, 1000000),
   },
+  CHANGE_STREAMS: {
+    default: '2000',
+    description:
+      'Live change streams (`GET /api/v1/changes` as server-sent events) open at once; more are answered 503',
+    parse: integer(1, 100000),
+  },
+  CHANGE_STREAMS_PER_ADDRESS: {
+    default: '8',
+    description: 'Change streams one address may hold open; more are answered 429',
+    parse: integer(1, 100000),
+  },
+  CHANGE_STREAMS_PER_ACCOUNT: {
+    default: '4',
+    description: 'Change streams one account may hold open (from any address); more are answered 429',
+    parse: integer(1, 100000),
+  },
+  CHANGE_HEARTBEAT_SECONDS: {
+    default: '15',
+    description: 'How often an idle change stream sends a comment line, so that proxies keep it open',
+    parse: integer(1, 15),
+  },
   SCRYPT_N: {
     default: '131072',
     description: 'scrypt cost of new password hashes; **tests only** lower it (131072 = 2^17 is the OWASP minimum)',
@@ -203,12 +224,15 @@ export const VARIABLES = {
 /**
  * The defaults that differ in classroom mode (`CLASSROOM=on`), used when the variable is unset:
  * a class of 30 may reach the server from one address (a school proxy, a NAT), so the budgets
- * per address are those of 30 clients (60 reads, 4 sign-ins and 200 pictures a minute each).
+ * per address are those of 30 clients (60 reads, 4 sign-ins and 200 pictures a minute each,
+ * and two change streams).
  */
 export const CLASSROOM_DEFAULTS: Partial<Record<keyof typeof VARIABLES, string>> = {
   RATE_LIMIT_ANONYMOUS: '1800',
   AUTH_RATE_LIMIT: '120',
   PICTURE_RATE_LIMIT: '6000',
+  // A stream each for 30 students and the teacher's board, with room for a second tab.
+  CHANGE_STREAMS_PER_ADDRESS: '64',
 };
 
 type Variables = typeof VARIABLES;

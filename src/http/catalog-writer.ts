@@ -216,7 +216,7 @@ export class CatalogWriter {
    */
   #servedAs(caller: Caller | undefined, catalog: Catalog): Served {
     const seen = this.deps.served.seenBy(this.viewOf(caller));
-    return seen.catalog === catalog ? seen : servedOf(catalog, 0);
+    return seen.catalog === catalog ? seen : servedOf(catalog, seen.version, 0);
   }
 
   #recordTags(call: WriteCall, name: FamilyName, uuid: string): ((catalog: Catalog) => void) | undefined {

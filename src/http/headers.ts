@@ -18,6 +18,8 @@ export const EXPOSED_HEADERS = [
   'WWW-Authenticate',
   // A write's 201 names the new record here.
   'Location',
+  // The data version an answer was read from: the change feed's cursor (docs/changes.md).
+  'Catalog-Version',
 ];
 
 /** Headers every answer carries: error bodies echo the query, so no browser may sniff a type. */

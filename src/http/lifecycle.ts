@@ -34,6 +34,8 @@ export function serverUrls(server: Server, host: string): { local: string; netwo
 export interface StopOptions {
   graceMs: number;
   log: (line: string) => void;
+  /** Ends what would never finish by itself (the change streams) as the stop begins. */
+  stopping?: () => void;
   /** Closes what the server used (Redis, file watchers), flushes the log; then the process exits 0. */
   cleanup: () => Promise<void> | void;
 }
@@ -45,7 +47,7 @@ export interface StopOptions {
  * @example
  * stopOnSignals(server, { graceMs: 10_000, log: log.info, cleanup: () => limits?.close() });
  */
-export function stopOnSignals(server: Server, { graceMs, log, cleanup }: StopOptions): void {
+export function stopOnSignals(server: Server, { graceMs, log, stopping: ending, cleanup }: StopOptions): void {
   let stopping = false;
   const stop = (signal: string) => {
     if (stopping) return;
@@ -58,6 +60,7 @@ export function stopOnSignals(server: Server, { graceMs, log, cleanup }: StopOpt
       await cleanup();
       process.exit(0);
     });
+    ending?.();
     server.closeIdleConnections();
     setTimeout(() => server.closeAllConnections(), graceMs).unref();
   };

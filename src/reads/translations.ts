@@ -6,10 +6,10 @@ import { publicCache, title, type Locate } from './locate.ts';
 import { checkLanguageParameter } from './request-query.ts';
 import type { ReadExchange, ReadRoute, ReadServed, ReadSettings } from './types.ts';
 
-/** One translation as served: its language, then the translated fields (no parent uuid). */
-function translationJson(store: FamilyStore, position: number, language: string): string {
-  const { fields } = store.translationsOf(position).find((t) => t.language === language)!;
-  return JSON.stringify({ language, ...fields });
+/** One translation as served: its language, then the translated fields (no parent uuid); undefined when the record has none in `language`. */
+export function translationOf(store: FamilyStore, position: number, language: string): object | undefined {
+  const found = store.translationsOf(position).find((t) => t.language === language);
+  return found && { language, ...found.fields };
 }
 
 /** The cache key of a translation answer under `path` (the record's path). */
@@ -25,7 +25,7 @@ export function translationEntry<Entry>(
   const store = served.catalog.store(name);
   const record = recordPath(name, store.records[position]!.uuid);
   return served.cache.get(translationKey(name, `${record}/translations/${language}`, language), () => ({
-    json: translationJson(store, position, language),
+    json: JSON.stringify(translationOf(store, position, language)),
     headers: { 'Content-Language': language },
   }));
 }
@@ -65,7 +65,7 @@ export function translationRoutes(settings: ReadSettings, name: FamilyName, base
         const languages = store.languagesOf(position);
         const language = languages[Math.floor(Math.random() * languages.length)]!;
         const entry = x.served.cache.get(cacheKey(x, language), () => ({
-          json: translationJson(store, position, language),
+          json: JSON.stringify(translationOf(store, position, language)),
           headers: { 'Content-Language': language },
         }));
         x.send(entry, 'no-store');

@@ -1,15 +1,18 @@
 import type { Caller } from '../accounts/account.ts';
-import { OverlayNotSaved, type OverlayStore, type OverlayWrite } from '../catalog-writes/store.ts';
+import { dataMark, OverlayNotSaved, type OverlayStore, type OverlayWrite } from '../catalog-writes/store.ts';
+import { feedWrite } from '../changes/change-log.ts';
+import { changesOf } from '../changes/entries.ts';
 import { applyChanges } from '../catalog/edit/apply.ts';
 import { staleWritesReport } from '../catalog/edit/describe.ts';
 import { Draft } from '../catalog/edit/draft.ts';
 import { passGate } from '../catalog/edit/gate.ts';
 import type { WriteOutcome } from '../catalog/edit/operations.ts';
-import { replayWrites } from '../catalog/edit/replay.ts';
+import { replayWrites, rowsBefore } from '../catalog/edit/replay.ts';
 import type { Catalog } from '../catalog/catalog.ts';
 import type { Logger } from '../config/logger.ts';
 import { reportingOnce } from '../lib/report-once.ts';
 import { WriteQueue } from '../lib/write-queue.ts';
+import { feedWritesOf, type ChangeFeed } from '../changes/feed.ts';
 import type { ServedCatalog } from './served-catalog.ts';
 
 /** One write as a route asks for it: who, what request, and the catalog function that stages it. */
@@ -40,11 +43,15 @@ export class Curator {
     private readonly overlay: OverlayStore,
     private baseVersion: string,
     private readonly log: Logger,
+    readonly feed: ChangeFeed,
   ) {}
 
-  /** Applies the overlay over the served catalog (reporting writes that no longer apply) and follows it from then on. */
-  static async open(served: ServedCatalog, overlay: OverlayStore, log: Logger): Promise<Curator> {
-    const curator = new Curator(served, overlay, served.shared.catalog.version, log);
+  /**
+   * Applies the overlay over the served catalog (reporting writes that no longer apply) and
+   * follows it from then on, each write and each new data/ a change of `feed`.
+   */
+  static async open(served: ServedCatalog, overlay: OverlayStore, log: Logger, feed: ChangeFeed): Promise<Curator> {
+    const curator = new Curator(served, overlay, served.shared.catalog.version, log, feed);
     await curator.#replayAll(served.shared.catalog);
     overlay.onChange(
       reportingOnce(
@@ -87,7 +94,9 @@ export class Curator {
           continue;
         }
         this.#seq = appended.seq;
-        this.served.replace(applyChanges(catalog, outcome.changes, this.#version()));
+        this.feed.shared.add(feedWrite(appended.seq, kept.at, changesOf(kept, rowsBefore(catalog, outcome.changes))));
+        this.served.replace(applyChanges(catalog, outcome.changes, this.#version()), this.feed.version());
+        this.feed.notify();
         return outcome;
       }
     });
@@ -108,27 +117,46 @@ export class Curator {
 
   /**
    * Serves `base` with every write kept applied over it; numbering goes on after the last ever
-   * taken (exported ones too). An overlay that cannot be read changes nothing served.
+   * taken (exported ones too). When the last data/ the overlay names is not `base`, a mark of
+   * it is appended first: new data is one change of the feed, numbered with the writes. An
+   * overlay that cannot be read changes nothing served.
    */
   async #replayAll(base: Catalog): Promise<void> {
-    // The end is read first: a write appended meanwhile is either replayed now or found by the next sync.
-    const end = await this.overlay.end();
-    const writes = await this.overlay.since(0);
+    let end: number;
+    let writes: OverlayWrite[];
+    for (;;) {
+      // The end is read first: a write appended meanwhile is either replayed now or found by the next sync.
+      end = await this.overlay.end();
+      writes = await this.overlay.since(0);
+      const data = writes.findLast((write) => write.mark && 'data' in write.mark)?.mark;
+      if (data && 'data' in data && data.data === base.version) break;
+      // Appended only if no other instance appended meanwhile; read again either way (another may have marked the same data).
+      const marked = await this.overlay.append(dataMark(base.version), end).catch((error: Error) => {
+        this.log.warn(`data/ version ${base.version} not marked in the change feed: ${error.message}`);
+      });
+      if (!marked) break;
+    }
     this.baseVersion = base.version;
-    this.#seq = 0;
-    this.#apply(base, writes);
-    this.#seq = Math.max(this.#seq, end);
+    this.#seq = end;
+    const { catalog, skipped, applied } = replayWrites(base, writes, this.#version());
+    if (skipped.length) this.log.warn(staleWritesReport(skipped));
+    this.feed.shared.fill(writes.length ? writes[0]!.seq - 1 : end, feedWritesOf(writes, { applied }));
+    this.served.replace(catalog, this.feed.version());
+    this.feed.notify();
   }
 
   #catchUp(writes: readonly OverlayWrite[]): void {
     if (writes.length) this.#apply(this.served.shared.catalog, writes);
   }
 
-  /** Serves `base` with `writes` replayed over it, saying which no longer apply. */
+  /** Serves `base` with `writes` (appended by other instances) replayed over it, saying which no longer apply. */
   #apply(base: Catalog, writes: readonly OverlayWrite[]): void {
     this.#seq = writes.at(-1)?.seq ?? this.#seq;
-    const { catalog, skipped } = replayWrites(base, writes, this.#version());
-    if (skipped.length) this.log.warn(staleWritesReport(skipped));
-    this.served.replace(catalog);
+    const replayed = replayWrites(base, writes, this.#version());
+    if (replayed.skipped.length) this.log.warn(staleWritesReport(replayed.skipped));
+    for (const write of feedWritesOf(writes, replayed))
+      if (write.seq > this.feed.shared.end) this.feed.shared.add(write);
+    this.served.replace(replayed.catalog, this.feed.version());
+    this.feed.notify();
   }
 }

@@ -20,11 +20,11 @@ import type { ServedCatalog } from './served-catalog.ts';
  */
 export function reloadOnChange(
   served: ServedCatalog,
-  options: { dir: string; defaultLanguage: string; replace?: (catalog: Catalog) => Promise<void> },
+  options: { dir: string; defaultLanguage: string; replace: (catalog: Catalog) => Promise<void> },
   log: Logger,
   catalog: Catalog | undefined = served.ready ? served.shared.catalog : undefined,
 ): void {
-  const replace = options.replace ?? (async (catalog: Catalog) => served.replace(catalog));
+  const { replace } = options;
   let loading = false;
   let pending = false;
   let broken = !served.ready;

@@ -60,7 +60,7 @@ interface AccountStage {
  * const batch = new SandboxBatch();
  * const catalog = batch.catalogOf(uuid) ?? sandboxCatalog(uuid);
  * batch.add(staged, catalog, base, held); // after the gate
- * batch.keepIn(index, seq); // once appended
+ * batch.keepIn(index, seq, (account) => sandboxes.versionOf(account)); // once appended
  */
 export class SandboxBatch {
   readonly staged: Staged[] = [];
@@ -98,7 +98,7 @@ export class SandboxBatch {
    * catalog with them, made once however many it wrote; answers how many writes each one's
    * sandbox holds after it.
    */
-  keepIn(index: SandboxIndex, seq: number): number[] {
+  keepIn(index: SandboxIndex, seq: number, versionOf: (account: string) => string): number[] {
     const first = seq - this.staged.length + 1;
     const held = this.staged.map(({ kept }, at) => index.add({ ...kept, seq: first + at }).writes.length);
     for (const [account, last] of this.#lastSeqs(first)) {
@@ -106,7 +106,7 @@ export class SandboxBatch {
       // A write's number is never taken twice (not even after a reset), so the version names one content.
       const catalog = applyChanges(before, changes, `${base.version}~${last}`);
       const sandbox = index.get(account)!;
-      sandbox.view = { base, served: servedOf(catalog, SANDBOX_CACHE_BYTES, sandbox.view?.served) };
+      sandbox.view = { base, served: servedOf(catalog, versionOf(account), SANDBOX_CACHE_BYTES, sandbox.view?.served) };
     }
     return held;
   }

@@ -1,4 +1,5 @@
-import type { OverlayWrite } from '../catalog-writes/store.ts';
+import { isMark, type OverlayWrite } from '../catalog-writes/store.ts';
+import type { FeedWrite } from '../changes/types.ts';
 import type { Catalog } from '../catalog/catalog.ts';
 import type { Served } from './served-catalog.ts';
 
@@ -19,6 +20,8 @@ export interface Sandbox {
   usedAt: number;
   /** Its catalog, built over `base` (the shared catalog then): built again once the shared catalog changes. */
   view?: { base: Catalog; served: Served };
+  /** Its writes as the change feed shows them, made over `base` once asked. */
+  feed?: { base: Catalog; writes: FeedWrite[] };
 }
 
 /** Whether two lists hold the same writes: numbers are never given twice, so the same numbers. */
@@ -35,6 +38,8 @@ const sameWrites = (a: readonly OverlayWrite[], b: readonly OverlayWrite[]) =>
  */
 export class SandboxIndex {
   readonly #byAccount = new Map<string, Sandbox>();
+  /** The last reset of each account whose sandbox was ever reset (a mark kept in the store). */
+  readonly resets = new Map<string, OverlayWrite>();
   #bytes = 0;
 
   /** The memory every sandbox held takes, estimated. */
@@ -76,12 +81,19 @@ export class SandboxIndex {
   }
 
   /**
-   * Holds exactly `writes` (the store's, in order). A sandbox whose writes are the same is kept
-   * as it was, with its catalog, so that another account's write does not make it replay.
+   * Holds exactly `writes` (the store's, in order; a reset mark is kept apart, in `resets`). A
+   * sandbox whose writes are the same is kept as it was, with its catalog, so that another
+   * account's write does not make it replay. Answers the accounts whose writes or resets changed.
    */
-  fill(writes: readonly OverlayWrite[]): void {
+  fill(writes: readonly OverlayWrite[]): Set<string> {
     const byAccount = new Map<string, OverlayWrite[]>();
+    const changed = new Set<string>();
     for (const write of writes) {
+      if (isMark(write)) {
+        if (this.resets.get(write.account.uuid)?.seq !== write.seq) changed.add(write.account.uuid);
+        this.resets.set(write.account.uuid, write);
+        continue;
+      }
       const own = byAccount.get(write.account.uuid);
       if (own) own.push(write);
       else byAccount.set(write.account.uuid, [write]);
@@ -91,15 +103,19 @@ export class SandboxIndex {
     this.#bytes = 0;
     for (const [account, own] of byAccount) {
       const kept = before.get(account);
+      before.delete(account);
       if (kept && sameWrites(kept.writes, own)) {
         this.#byAccount.set(account, kept);
         this.#bytes += kept.bytes;
         continue;
       }
+      changed.add(account);
       let sandbox!: Sandbox;
       for (const write of own) sandbox = this.add(write);
       // A read here counts as use, whatever another instance wrote since.
       if (kept) sandbox.usedAt = Math.max(kept.usedAt, sandbox.usedAt);
     }
+    for (const account of before.keys()) changed.add(account);
+    return changed;
   }
 }

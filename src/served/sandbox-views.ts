@@ -3,6 +3,10 @@ import { curates } from '../lib/roles.ts';
 import { historyLines } from '../catalog/edit/describe.ts';
 import { replayWrites } from '../catalog/edit/replay.ts';
 import type { Logger } from '../config/logger.ts';
+import { feedWrite } from '../changes/change-log.ts';
+import { changesOf } from '../changes/entries.ts';
+import type { FeedWrite } from '../changes/types.ts';
+import { feedWritesOf, type ChangeFeed } from '../changes/feed.ts';
 import { SANDBOX_CACHE_BYTES, type SandboxIndex } from './sandbox-index.ts';
 import { servedOf, type Served, type ServedCatalog } from './served-catalog.ts';
 
@@ -17,7 +21,31 @@ export class SandboxViews {
     protected readonly index: SandboxIndex,
     protected readonly log: Logger,
     protected readonly now: () => number,
+    readonly feed: ChangeFeed,
   ) {}
+
+  /** The data version `account` reads: the shared one, with its sandbox's place (its last write or reset). */
+  versionOf(account: string): string {
+    const last = Math.max(this.index.get(account)?.writes.at(-1)?.seq ?? 0, this.index.resets.get(account)?.seq ?? 0);
+    return this.feed.version(last);
+  }
+
+  /**
+   * The changes of `account`'s own sandbox as its change feed shows them, in order: each write
+   * kept (with what it changed over the shared catalog now), and its last reset. Not a use.
+   */
+  ownChanges(account: string): FeedWrite[] {
+    const reset = this.index.resets.get(account);
+    const resetWrites = reset ? [feedWrite(reset.seq, reset.at, changesOf(reset, []))] : [];
+    const sandbox = this.index.get(account);
+    if (!sandbox) return resetWrites;
+    const base = this.served.shared.catalog;
+    if (sandbox.feed?.base !== base) {
+      const replayed = replayWrites(base, sandbox.writes, 'feed');
+      sandbox.feed = { base, writes: feedWritesOf(sandbox.writes, replayed) };
+    }
+    return [...resetWrites, ...sandbox.feed.writes].sort((a, b) => a.seq - b.seq);
+  }
 
   /** Whether `account` has writes of its own. */
   holds(account: string): boolean {
@@ -50,7 +78,10 @@ export class SandboxViews {
       const { catalog, skipped } = replayWrites(base, sandbox.writes, version);
       if (skipped.length)
         this.log.info(`sandbox of '${sandbox.account.username}': ${skipped.length} write(s) left out`);
-      sandbox.view = { base, served: servedOf(catalog, SANDBOX_CACHE_BYTES, sandbox.view?.served) };
+      sandbox.view = {
+        base,
+        served: servedOf(catalog, this.versionOf(account), SANDBOX_CACHE_BYTES, sandbox.view?.served),
+      };
     }
     return sandbox.view.served;
   }

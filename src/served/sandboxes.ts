@@ -1,4 +1,4 @@
-import type { Appended, SandboxStore } from '../catalog-writes/store.ts';
+import { resetMarks, type Appended, type OverlayWrite, type SandboxStore } from '../catalog-writes/store.ts';
 import type { WriteOutcome } from '../catalog/edit/operations.ts';
 import type { Logger } from '../config/logger.ts';
 import { HttpError } from '../lib/http-error.ts';
@@ -10,6 +10,7 @@ import { SANDBOX_CACHE_BYTES, SandboxIndex } from './sandbox-index.ts';
 import { refuseOverMemory, refuseOverWrites, type SandboxBounds } from './sandbox-bounds.ts';
 import { SandboxViews } from './sandbox-views.ts';
 import type { ServedCatalog } from './served-catalog.ts';
+import type { ChangeFeed } from '../changes/feed.ts';
 
 /**
  * How often the store is looked at for changes made elsewhere (another instance's writes and
@@ -57,18 +58,21 @@ export class Sandboxes extends SandboxViews {
     private readonly bounds: SandboxBounds,
     log: Logger,
     now: () => number,
+    feed: ChangeFeed,
   ) {
-    super(served, new SandboxIndex(), log, now);
+    super(served, new SandboxIndex(), log, now, feed);
   }
 
+  /** Opens the sandboxes of `store`, each write and reset announced to its account's streams in `feed`. */
   static async open(
     served: ServedCatalog,
     store: SandboxStore,
     bounds: SandboxBounds,
     log: Logger,
+    feed: ChangeFeed,
     now: () => number = Date.now,
   ): Promise<Sandboxes> {
-    const sandboxes = new Sandboxes(served, store, bounds, log, now);
+    const sandboxes = new Sandboxes(served, store, bounds, log, now, feed);
     await sandboxes.#load();
     const follow = reportingOnce(
       () => sandboxes.sync(),
@@ -103,7 +107,10 @@ export class Sandboxes extends SandboxViews {
     return this.#queue.run(async () => {
       await this.#refresh();
       const owner = account === undefined ? undefined : this.index.get(account)?.account.username;
-      const reset = await this.#drop(account === undefined ? this.index.all().map((s) => s.account.uuid) : [account]);
+      const reset = await this.#drop(
+        account === undefined ? this.index.all().map((s) => s.account.uuid) : [account],
+        'reset',
+      );
       if (account === undefined) this.log.info(`every sandbox reset: ${reset} dropped`);
       else if (owner) this.log.info(`sandbox of '${owner}' reset`);
       return reset;
@@ -199,13 +206,14 @@ export class Sandboxes extends SandboxViews {
     this.#seq = appended.seq;
     // The store read last is the store before this append: no need to read it again for it.
     if (appended.mark.before === this.#mark) this.#mark = appended.mark.after;
-    const held = batch.keepIn(this.index, appended.seq);
+    const held = batch.keepIn(this.index, appended.seq, (account) => this.versionOf(account));
     batch.staged.forEach(({ pending, outcome, kept }, at) => {
       this.log.info(
         `sandbox of '${kept.account.username}': ${kept.request} (${held[at]} of ${this.bounds.writes} writes)`,
       );
       pending.resolve(outcome);
     });
+    for (const account of new Set(batch.staged.map(({ kept }) => kept.account.uuid))) this.feed.notify(account);
   }
 
   /** Refuses a write past `SANDBOX_WRITES` or `SANDBOX_MB` (idle sandboxes dropped first), naming the bound and how to reset. */
@@ -217,7 +225,10 @@ export class Sandboxes extends SandboxViews {
 
   #dropIdle(): Promise<number> {
     const idle = this.now() - this.bounds.idleMs;
-    return this.#drop(this.index.all().flatMap((s) => (s.usedAt < idle ? [s.account.uuid] : [])));
+    return this.#drop(
+      this.index.all().flatMap((s) => (s.usedAt < idle ? [s.account.uuid] : [])),
+      'expired',
+    );
   }
 
   /** Reads the store whole: where its numbering ends (after a reset too), and every write. */
@@ -232,24 +243,52 @@ export class Sandboxes extends SandboxViews {
     const mark = await this.store.mark();
     if (mark === this.#mark) return;
     const writes = await this.store.since(0);
-    this.index.fill(writes);
+    const changed = this.index.fill(writes);
     this.#seq = Math.max(this.#seq, writes.at(-1)?.seq ?? 0);
     this.#mark = mark;
+    for (const account of changed) this.feed.notify(account);
   }
 
   /**
    * Forgets the sandboxes of `accounts`: the writes of theirs this instance has read, so that
-   * one another instance appends meanwhile is not lost unseen (the next sync reads it).
+   * one another instance appends meanwhile is not lost unseen (the next sync reads it). Each
+   * one emptied gets a mark of it (its earlier marks dropped), which its change feed shows.
    */
-  async #drop(accounts: readonly string[]): Promise<number> {
+  async #drop(accounts: readonly string[], reason: 'reset' | 'expired'): Promise<number> {
     const last = new Map<string, number>();
+    const owners = [];
     for (const account of accounts) {
       const sandbox = this.index.get(account);
-      if (sandbox) last.set(account, sandbox.writes.at(-1)!.seq);
+      if (sandbox) {
+        last.set(account, sandbox.writes.at(-1)!.seq);
+        owners.push(sandbox.account);
+      }
     }
     if (!last.size) return 0;
     await this.store.drop((write) => write.seq <= (last.get(write.account.uuid) ?? 0));
     for (const account of last.keys()) this.index.remove(account);
+    await this.#noteResets(resetMarks(owners, reason, new Date(this.now()).toISOString()));
+    for (const account of last.keys()) this.feed.notify(account);
     return last.size;
+  }
+
+  /** Appends `marks` (after whatever other instances appended meanwhile), noting each as its account's last reset. */
+  async #noteResets(marks: Omit<OverlayWrite, 'seq'>[]): Promise<void> {
+    for (let tries = 1; ; tries++) {
+      const appended = await this.store.appendAll(marks, this.#seq);
+      if (!('behind' in appended)) {
+        this.#seq = appended.seq;
+        const first = appended.seq - marks.length + 1;
+        marks.forEach((mark, at) => this.index.resets.set(mark.account.uuid, { ...mark, seq: first + at }));
+        return;
+      }
+      this.#seq = await this.store.end();
+      if (tries === WRITE_TRIES)
+        throw new HttpError(
+          503,
+          'The sandboxes kept being changed by other instances meanwhile: the reset was made, its mark was not kept',
+          { 'Retry-After': '1' },
+        );
+    }
   }
 }

@@ -6,14 +6,17 @@ import { ServedPictures } from './pictures.ts';
 /** One catalog version as served: its data, its response cache and its pictures by path. */
 export interface Served {
   catalog: Catalog;
+  /** The data version: the change feed's cursor after the last change this catalog holds (the `Catalog-Version` header). */
+  version: string;
   cache: ResponseCache;
   pictures: ServedPictures;
 }
 
-/** `catalog` ready to serve, with an empty response cache of `cacheBytes` (following `previous`'s, see `ResponseCache`). */
-export function servedOf(catalog: Catalog, cacheBytes: number, previous?: Served): Served {
+/** `catalog` ready to serve as `version`, with an empty response cache of `cacheBytes` (following `previous`'s, see `ResponseCache`). */
+export function servedOf(catalog: Catalog, version: string, cacheBytes: number, previous?: Served): Served {
   return {
     catalog,
+    version,
     cache: new ResponseCache(cacheBytes, catalog.version, previous?.cache),
     pictures: new ServedPictures(catalog),
   };
@@ -43,8 +46,9 @@ export class ServedCatalog {
   constructor(
     catalog: Catalog | undefined,
     private readonly cacheBytes: number,
+    version = '',
   ) {
-    if (catalog) this.replace(catalog);
+    if (catalog) this.replace(catalog, version);
   }
 
   /** Whether a catalog is served (false only while `npm run dev` waits for good data). */
@@ -69,7 +73,8 @@ export class ServedCatalog {
     return this.#current;
   }
 
-  replace(catalog: Catalog): void {
-    this.#current = servedOf(catalog, this.cacheBytes, this.#current);
+  /** Serves `catalog` as data version `version` from the next request on. */
+  replace(catalog: Catalog, version: string): void {
+    this.#current = servedOf(catalog, version, this.cacheBytes, this.#current);
   }
 }

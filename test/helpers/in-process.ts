@@ -1,3 +1,4 @@
+import { ChangeFeed } from '../../src/changes/feed.ts';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
@@ -73,9 +74,17 @@ export async function startInProcess(env: Record<string, string> = {}, dir?: str
   };
   const accounts = await openAccounts(accountOptions(config), log);
   const limits = await createLimits(config, log);
-  const curator = await openCurator(config, served, log);
+  const feed = new ChangeFeed();
+  const curator = await openCurator(config, served, feed, log);
   const server: Server = await serve(
-    createServer(config, { served, accounts, ...(limits ? { limits } : {}), ...(curator ? { curator } : {}), log }),
+    createServer(config, {
+      served,
+      feed,
+      accounts,
+      ...(limits ? { limits } : {}),
+      ...(curator ? { curator } : {}),
+      log,
+    }),
     0,
     '127.0.0.1',
   );

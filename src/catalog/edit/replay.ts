@@ -11,6 +11,8 @@ export interface KeptWrite {
   account: { username: string };
   request: string;
   changes: RowChange[];
+  /** A mark (new data, a sandbox reset) changes no row: replay passes over it. */
+  mark?: unknown;
 }
 
 /** A kept write that applied, with the row each of its changes replaced (undefined: none). */
@@ -36,6 +38,17 @@ function current(draft: Draft, change: RowChange) {
   return change.language === undefined
     ? draft.record(change.family, change.uuid)
     : draft.translation(change.family, change.uuid, change.language);
+}
+
+/**
+ * The rows `changes` replace, as `catalog` holds them (undefined: none).
+ *
+ * @example
+ * rowsBefore(catalog, outcome.changes); // [{ uuid: '…', … }]
+ */
+export function rowsBefore(catalog: Catalog, changes: readonly RowChange[]): (Row | undefined)[] {
+  const draft = new Draft(catalog);
+  return changes.map((change) => current(draft, change));
 }
 
 /**
@@ -68,7 +81,7 @@ function staleReason(change: RowChange): string {
  * left as it is (data/ has it: an export folded it, even if interrupted before it emptied the
  * overlay). A write with any other row, or whose result fails the catalog's checks, no longer
  * applies (its record removed or edited in data/ since): it is left out and reported, never a
- * crash. The catalog is version `version`.
+ * crash. Marks are passed over. The catalog is version `version`.
  *
  * @example
  * const { catalog, skipped } = replayWrites(base, writes, `${base.version}.${writes.length}`);
@@ -90,6 +103,7 @@ export function replayWrites(base: Catalog, writes: readonly KeptWrite[], versio
     return changes;
   };
   writes.forEach((write, index) => {
+    if (write.mark) return;
     const changes = toMake(write, index);
     if ('stale' in changes) return void skipped.push({ write, reason: staleReason(changes.stale) });
     if (changes.length === 0) return void inData.push(write);

@@ -1,7 +1,7 @@
 import type { Context, Middleware } from 'koa';
 import type { WriteOutcome } from '../../catalog/edit/operations.ts';
 import { FAMILY_NAMES, family, type FamilyName } from '../../catalog/families.ts';
-import { familyPath, hrefOf } from '../../catalog/href.ts';
+import { familyPath, hrefOf, socialHref, translationHref } from '../../catalog/href.ts';
 import type { CachedResponse } from '../../served/cached-response.ts';
 import type { AuthState } from '../bearer.ts';
 import type { CatalogWriter, WriteCall } from '../catalog-writer.ts';
@@ -92,12 +92,7 @@ export function writeRoutes(router: RouteTable, deps: RouteDeps, writer: Catalog
     router.post(`${item}/translations`, writersOnly, created, async (ctx) => {
       const uuid = target(ctx);
       const outcome = await writer.createTranslation(call(ctx), name, uuid, ctx.request.body);
-      answer(
-        ctx,
-        201,
-        translationAnswer(ctx, outcome),
-        `${name === 'overview' ? base : `${base}/${uuid}`}/translations/${outcome.language}`,
-      );
+      answer(ctx, 201, translationAnswer(ctx, outcome), translationHref(name, uuid, outcome.language!));
     });
     router.patch(`${item}/translations/:language`, writersOnly, merged, async (ctx) => {
       const language = String(ctx.params.language);
@@ -115,12 +110,7 @@ export function writeRoutes(router: RouteTable, deps: RouteDeps, writer: Catalog
   router.post(socials, writersOnly, created, async (ctx) => {
     const uuid = uuidOf(ctx, 'actors');
     const outcome = await writer.createSocial(call(ctx), uuid, ctx.request.body);
-    answer(
-      ctx,
-      201,
-      namedSocialEntry(servedTo(ctx, deps), uuid, outcome.social)!,
-      `${hrefOf('actors', uuid)}/socials/${encodeURIComponent(outcome.social)}`,
-    );
+    answer(ctx, 201, namedSocialEntry(servedTo(ctx, deps), uuid, outcome.social)!, socialHref(uuid, outcome.social));
   });
   router.patch(`${socials}/:social`, writersOnly, merged, async (ctx) => {
     const uuid = uuidOf(ctx, 'actors');
