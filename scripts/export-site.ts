@@ -59,7 +59,8 @@ const { replayed } = await foldedCatalog(
 for (const { reason } of replayed.skipped) console.error(`a kept write no longer applies and is left out: ${reason}`);
 
 // The server itself answers every file of the site, on loopback, with no limits and accounts of its own.
-const served = new ServedCatalog(replayed.catalog, 64 * 2 ** 20);
+// A site has no change feed: its data version is its data's.
+const served = new ServedCatalog(replayed.catalog, 64 * 2 ** 20, replayed.catalog.version);
 const scratch = join(tmpdir(), `export-site-${process.pid}`);
 const accounts = await openAccounts(
   accountOptions({ ...config, ACCOUNTS_STORE: 'file', ACCOUNTS_FILE: join(scratch, 'accounts.json') }),

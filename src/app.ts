@@ -124,6 +124,7 @@ export function createApp(
     costlyQueue: config.GRAPHQL_COSTLY_QUEUE,
     documentCacheBytes: GRAPHQL_DOCUMENT_BYTES,
     log,
+    feed,
     ...(writer ? { writer } : {}),
   });
   pictureRoutes(routes, served);

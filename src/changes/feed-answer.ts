@@ -37,6 +37,23 @@ function nextQuery(query: FeedQuery, last: string): string {
 }
 
 /**
+ * The page `query` asks of `feed` for a reader with sandbox changes `own`, and the data version
+ * now (the reader's). Throws the 400 or 410 of a cursor that is not one or cannot be resumed.
+ *
+ * @example
+ * readFeed(feed, [], { since: 'now', limit: 100, records: false, language: 'en-US' }); // { page: { changes: [], … }, version: '…' }
+ */
+export function readFeed(
+  feed: ChangeFeed,
+  own: readonly FeedWrite[],
+  query: FeedQuery,
+  source?: string,
+): { page: FeedPage; version: string } {
+  const cursor = feed.cursorOf(query.since, own, source);
+  return { page: feed.page(cursor, query.limit, own, keptBy(query)), version: feed.version(own.at(-1)?.seq ?? 0) };
+}
+
+/**
  * One page of `GET /api/v1/changes` for `reader`: the JSON text (`changes`, `last`, `more`,
  * and the `version` now) and, while more remain, the `Link` to the next page under `path`.
  * Throws the 400 or 410 of a cursor that is not one or cannot be resumed.
@@ -51,9 +68,7 @@ export function feedAnswer(
   query: FeedQuery,
   path: string,
 ): { json: string; link?: string } {
-  const cursor = feed.cursorOf(query.since, reader.own);
-  const page = feed.page(cursor, query.limit, reader.own, keptBy(query));
-  const version = feed.version(reader.own.at(-1)?.seq ?? 0);
+  const { page, version } = readFeed(feed, reader.own, query);
   const json = JSON.stringify({ changes: listed(page, query, reader), last: page.last, more: page.more, version });
   return page.more ? { json, link: `<${path}?${nextQuery(query, page.last)}>; rel="next"` } : { json };
 }

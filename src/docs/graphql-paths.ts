@@ -1,4 +1,4 @@
-import { ALWAYS, ALWAYS_FREE, errorResponse, headerRefs, RATE_HEADERS, response } from './responses.ts';
+import { ALWAYS, ALWAYS_FREE, errorResponse, headerRefs, COMMON_HEADERS, response } from './responses.ts';
 import { ref, type Json } from './schemas.ts';
 
 /** The media types a GraphQL answer comes in: the one `Accept` prefers (GraphQL over HTTP). */
@@ -52,7 +52,7 @@ function graphqlAnswer(description: string, headers: readonly string[], alsoErro
   const schema = alsoError ? { anyOf: [ref('GraphQLResponse'), ref('Error')] } : ref('GraphQLResponse');
   return {
     description,
-    headers: headerRefs([...headers, ...RATE_HEADERS]),
+    headers: headerRefs([...headers, ...COMMON_HEADERS]),
     content: Object.fromEntries(GRAPHQL_TYPES.map((type) => [type, { schema }])),
   };
 }
@@ -187,7 +187,7 @@ export function graphqlPaths(): Record<string, Json> {
         responses: {
           200: {
             description: 'The SDL',
-            headers: headerRefs(['ETag', 'Cache-Control', ...RATE_HEADERS]),
+            headers: headerRefs(['ETag', 'Cache-Control', ...COMMON_HEADERS]),
             content: { 'text/plain': { schema: { type: 'string' } } },
           },
           304: response('NotModified'),

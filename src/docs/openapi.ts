@@ -3,11 +3,12 @@ import { FILTER_OPERATORS } from '../catalog/filter-operators.ts';
 import { catalogPaths, familyTag } from './catalog-paths.ts';
 import { addWritePaths, writeSchemas } from './write-paths.ts';
 import { GRAPHQL_SCHEMAS, graphqlPaths } from './graphql-paths.ts';
+import { CHANGE_SCHEMAS, changePaths } from './change-paths.ts';
 import { componentParameters, type ParameterOptions } from './parameters.ts';
 import { sandboxPaths } from './sandbox-paths.ts';
 import { SIMULATION_PARAMETERS, withSimulationParameters } from './simulation-parameters.ts';
 import { REFERENCE_ASSETS } from './reference-page.ts';
-import { ALWAYS_FREE, COMPONENT_RESPONSES, HEADERS, headerRefs, RATE_HEADERS } from './responses.ts';
+import { ALWAYS_FREE, COMPONENT_RESPONSES, HEADERS, headerRefs, COMMON_HEADERS } from './responses.ts';
 import { componentSchemas, type Json } from './schemas.ts';
 import { picturePaths } from './picture-paths.ts';
 import { accountPaths, metaPaths } from './service-paths.ts';
@@ -56,7 +57,7 @@ function referencePaths(): Record<string, Json> {
   const tags = ['Reference'];
   const file = (description: string, type: string, schema: Json = { type: 'string' }) => ({
     description,
-    headers: headerRefs(['ETag', 'Cache-Control', ...RATE_HEADERS]),
+    headers: headerRefs(['ETag', 'Cache-Control', ...COMMON_HEADERS]),
     content: { [type]: { schema } },
   });
   return {
@@ -153,7 +154,12 @@ function catalogWithWrites(options: OpenApiOptions): Record<string, Json> {
 
 function schemasWithWrites(options: OpenApiOptions): Record<string, Json> {
   const schemas = componentSchemas();
-  return { ...schemas, ...(options.writes === false ? {} : writeSchemas(schemas)), ...GRAPHQL_SCHEMAS };
+  return {
+    ...schemas,
+    ...(options.writes === false ? {} : writeSchemas(schemas)),
+    ...CHANGE_SCHEMAS,
+    ...GRAPHQL_SCHEMAS,
+  };
 }
 
 /** The paths, with `_delay` and `_fail` on every operation when the simulation is on. */
@@ -205,6 +211,7 @@ export function buildOpenApi(options: OpenApiOptions): Json {
       ...(options.sandboxes
         ? [{ name: 'Sandboxes', description: "Classroom mode: each student's private changes to the catalog" }]
         : []),
+      { name: 'Changes', description: 'What changed since a cursor: a page, or a live stream of server-sent events' },
       { name: 'GraphQL', description: 'The same catalog through one GraphQL endpoint, and its schema' },
       { name: 'Pictures', description: 'The pictures records point at (thumbnail, images), served by this server' },
       { name: 'Service', description: 'Service info, liveness and the route list' },
@@ -218,6 +225,7 @@ export function buildOpenApi(options: OpenApiOptions): Json {
         ...catalogWithWrites(options),
         ...accountPaths(),
         ...(options.sandboxes ? sandboxPaths() : {}),
+        ...changePaths(),
         ...graphqlPaths(),
         ...picturePaths(),
         ...referencePaths(),

@@ -1,6 +1,6 @@
 import { PICTURE_TYPES } from '../catalog/pictures/file-types.ts';
 import { PICTURE_CACHE_CONTROL, PICTURE_CSP } from '../reads/pictures.ts';
-import { ALWAYS, headerRefs, RATE_HEADERS, response } from './responses.ts';
+import { ALWAYS, headerRefs, COMMON_HEADERS, response } from './responses.ts';
 import type { Json } from './schemas.ts';
 
 /**
@@ -15,7 +15,7 @@ export function picturePaths(): Record<string, Json> {
   const picture = {
     description: 'The picture, of the media type its name says',
     headers: {
-      ...headerRefs(['ETag', ...RATE_HEADERS]),
+      ...headerRefs(['ETag', ...COMMON_HEADERS]),
       'Cache-Control': { description: `\`${PICTURE_CACHE_CONTROL}\``, schema: { type: 'string' } },
       'X-Content-Type-Options': { description: '`nosniff`', schema: { type: 'string', enum: ['nosniff'] } },
       'Content-Security-Policy': {

@@ -44,14 +44,20 @@ export const HEADERS: Record<string, Json> = {
   'X-Rate-Limit-Retry-After-Seconds': { description: 'The same, as HawAPI names it', schema: integer },
   Allow: { description: 'The methods the path takes (on a 405)', schema: text },
   Location: { description: 'Where the new record (or translation, or social) is read from now', schema: text },
+  'Catalog-Version': {
+    description:
+      "The data version the answer was read from: the change feed's cursor after the last change it holds (opaque). `GET /api/v1/changes?since=<it>` lists what changed since",
+    schema: text,
+  },
   'WWW-Authenticate': {
     description: '`Bearer error="invalid_token"` for a refused token, `Bearer` for wrong credentials',
     schema: text,
   },
 };
 
-/** Headers of every rate-limited answer (absent when `RATE_LIMIT=off`). */
-export const RATE_HEADERS = [
+/** Headers of every answer that read the catalog, and of every rate-limited one (absent when `RATE_LIMIT=off`). */
+export const COMMON_HEADERS = [
+  'Catalog-Version',
   'X-Rate-Limit-Remaining',
   'X-Rate-Limit-Limit',
   'X-Rate-Limit-Reset',
@@ -87,7 +93,7 @@ export function headerRefs(names: readonly string[]): Json {
 export function success(description: string, schema: Json, headers: readonly string[]): Json {
   return {
     description,
-    headers: headerRefs([...headers, ...RATE_HEADERS]),
+    headers: headerRefs([...headers, ...COMMON_HEADERS]),
     content: { 'application/json': { schema } },
   };
 }
@@ -101,7 +107,7 @@ export function success(description: string, schema: Json, headers: readonly str
 export function errorResponse(description: string, headers: readonly string[] = []): Json {
   return {
     description,
-    headers: headerRefs([...headers, 'Cache-Control', ...RATE_HEADERS]),
+    headers: headerRefs([...headers, 'Cache-Control', ...COMMON_HEADERS]),
     content: { 'application/json': { schema: ref('Error') } },
   };
 }
@@ -120,7 +126,7 @@ export const COMPONENT_RESPONSES: Record<string, Json> = {
   NotModified: {
     description:
       'The `If-None-Match` ETag is still current: no body, and the headers the 200 would have (its pagination and language included)',
-    headers: headerRefs(['ETag', 'Cache-Control', 'Content-Language', ...PAGE_HEADERS, ...RATE_HEADERS]),
+    headers: headerRefs(['ETag', 'Cache-Control', 'Content-Language', ...PAGE_HEADERS, ...COMMON_HEADERS]),
   },
   Error: errorResponse(
     'Any other answer is an error in the one shape, its message naming what was wrong: a malformed request (400), a wrong method (405, with `Allow`), a body too large or of the wrong type (413, 415), a request too slow (408), a target or headers too long (414, 431), a service busy or not ready (503, with `Retry-After`)',

@@ -1,9 +1,9 @@
-import { ALWAYS, errorResponse, headerRefs, RATE_HEADERS, success } from './responses.ts';
+import { ALWAYS, errorResponse, headerRefs, COMMON_HEADERS, success } from './responses.ts';
 import type { Json } from './schemas.ts';
 
 const SIGNED_IN = [{ bearerAuth: [] }];
 const tags = ['Sandboxes'];
-const reset = (description: string): Json => ({ description, headers: headerRefs(RATE_HEADERS) });
+const reset = (description: string): Json => ({ description, headers: headerRefs(COMMON_HEADERS) });
 
 /** What `GET /api/v1/sandbox` answers. */
 const SANDBOX = {

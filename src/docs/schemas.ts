@@ -140,12 +140,16 @@ const API_INFO_FIELDS = [
   'api_base_url',
   'license',
   'license_url',
+  'data_version',
 ];
 
 /** `GET /api`: what HawAPI clients read as the API's info. */
 const API_INFO: Json = {
   type: 'object',
-  properties: Object.fromEntries(API_INFO_FIELDS.map((f) => [f, text])),
+  properties: {
+    ...Object.fromEntries(API_INFO_FIELDS.map((f) => [f, text])),
+    data_version: { type: 'string', description: 'The data version served (the `Catalog-Version` header; opaque)' },
+  },
   required: API_INFO_FIELDS,
   additionalProperties: false,
 };

@@ -1,4 +1,4 @@
-import { ALWAYS, ALWAYS_FREE, errorResponse, headerRefs, RATE_HEADERS, response, success } from './responses.ts';
+import { ALWAYS, ALWAYS_FREE, errorResponse, headerRefs, COMMON_HEADERS, response, success } from './responses.ts';
 import { ref, type Json } from './schemas.ts';
 
 const CACHED = ['ETag', 'Cache-Control'];
@@ -90,7 +90,7 @@ function accountOperation(
 
 const noStore = (description: string, schema: Json) => ({
   description,
-  headers: headerRefs(['Cache-Control', ...RATE_HEADERS]),
+  headers: headerRefs(['Cache-Control', ...COMMON_HEADERS]),
   content: { 'application/json': { schema } },
 });
 
@@ -131,7 +131,7 @@ export function accountPaths(): Record<string, Json> {
       'Delete an account',
       'The account is gone from disk before the answer; its tokens stop working at once.',
       'CredentialsBody',
-      { 204: { description: 'Deleted', headers: headerRefs(RATE_HEADERS) }, 401: invalid },
+      { 204: { description: 'Deleted', headers: headerRefs(COMMON_HEADERS) }, 401: invalid },
     ),
   };
 }

@@ -4,7 +4,7 @@ import { SERVER_FIELDS } from '../catalog/edit/body.ts';
 import type { JsonSchema } from '../catalog/schemas/common.ts';
 import { familyTag } from './catalog-paths.ts';
 import { parameter, uuidParameter } from './parameters.ts';
-import { ALWAYS, errorResponse, headerRefs, RATE_HEADERS, success } from './responses.ts';
+import { ALWAYS, errorResponse, headerRefs, COMMON_HEADERS, success } from './responses.ts';
 import { componentName, ref, type Json } from './schemas.ts';
 import { withArticle } from '../lib/text.ts';
 
@@ -26,7 +26,7 @@ function refusals(what: string): Json {
   };
 }
 
-const noContent = (description: string): Json => ({ description, headers: headerRefs(RATE_HEADERS) });
+const noContent = (description: string): Json => ({ description, headers: headerRefs(COMMON_HEADERS) });
 
 const nullable = (schema: JsonSchema): Json => ({ anyOf: [schema, { type: 'null' }] });
 

@@ -1,5 +1,7 @@
 import { GraphQLNonNull, type GraphQLNullableType } from 'graphql';
 import type { Catalog } from '../catalog/catalog.ts';
+import type { ChangeFeed } from '../changes/feed.ts';
+import type { FeedWrite } from '../changes/types.ts';
 import type { CatalogWriter, WriteCall } from '../http/catalog-writer.ts';
 import type { Pacer } from './pacer.ts';
 import type { FamilyStore } from '../catalog/store.ts';
@@ -19,7 +21,15 @@ export type GraphQLContext = {
   reached: Map<string, ServedRecord>;
   /** Who writes, and through what: the mutations' side of the request. */
   mutations: MutationContext;
+  /** The change feed (`changes`); none on a static site. */
+  changes?: FeedContext;
 };
+
+/** What the `changes` field reads: the feed, and the caller's own sandbox changes. */
+export interface FeedContext {
+  feed: ChangeFeed;
+  own: () => readonly FeedWrite[];
+}
 
 /** `type!`: a field or argument that is never null. */
 export const nonNull = <T extends GraphQLNullableType>(type: T): GraphQLNonNull<T> => new GraphQLNonNull(type);

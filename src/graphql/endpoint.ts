@@ -1,6 +1,8 @@
 import type { Context } from 'koa';
 import type { AuthState } from '../http/bearer.ts';
 import type { CatalogWriter } from '../http/catalog-writer.ts';
+import type { ChangeFeed } from '../changes/feed.ts';
+import { readerChanges } from '../served/sandbox-views.ts';
 import { servedTo } from '../http/caller-view.ts';
 import { answeredFromBody } from '../http/fast-post.ts';
 import { pictureOrigin } from '../http/origin.ts';
@@ -22,6 +24,8 @@ export interface GraphQLOptions extends GraphQLEngineOptions {
   publicUrl?: string;
   /** What the mutations write through, as the REST write routes do; none when the server takes no writes. */
   writer?: CatalogWriter;
+  /** The change feed the `changes` field reads. */
+  feed?: ChangeFeed;
 }
 
 /** The mutations' side of a request: the writer and the caller its token names. */
@@ -78,6 +82,15 @@ export function graphqlEndpoint(options: GraphQLOptions): GraphQLEndpoint {
       preferred,
       origin,
       mutations: mutationContext(ctx, options.writer),
+      version: () => servedTo(ctx, options).version,
+      ...(options.feed
+        ? {
+            changes: {
+              feed: options.feed,
+              own: readerChanges(options.writer?.sandboxes, (ctx.state as AuthState).account),
+            },
+          }
+        : {}),
     });
     if (answered.keep && key !== undefined)
       return sendKept(

@@ -4,7 +4,7 @@ import type { Catalog } from '../catalog/catalog.ts';
 import type { IncidentLog } from '../http/incident.ts';
 import { HttpError } from '../lib/http-error.ts';
 import { admit } from './admission.ts';
-import type { GraphQLContext, MutationContext } from './context.ts';
+import type { FeedContext, GraphQLContext, MutationContext } from './context.ts';
 import { CostlyGate } from './costly-gate.ts';
 import { DocumentCache } from './documents.ts';
 import { withRestStatus } from './error-status.ts';
@@ -41,6 +41,10 @@ export interface GraphQLRequest {
   /** What picture paths are made absolute with. */
   origin: string;
   mutations: MutationContext;
+  /** The data version read (after a mutation: the one it made), named in the answer's `extensions`. */
+  version: () => string;
+  /** The change feed, and the caller's own sandbox changes; none on a static site. */
+  changes?: FeedContext;
 }
 
 /** What a GraphQL request is answered: status, headers (lower-case names), the JSON text, and whether the answer may be kept. */
@@ -121,7 +125,8 @@ export function graphqlEngine(options: GraphQLEngineOptions): {
     onOperation: (req, args, result) => {
       const mutation = getOperationAST(args.document, args.operationName)?.operation === 'mutation';
       req.context.keep = req.context.random === false && !mutation && !result.errors;
-      return withIncidentsReported(result, options.log, `${req.method} ${req.url.split('?')[0]}`);
+      const reported = withIncidentsReported(result, options.log, `${req.method} ${req.url.split('?')[0]}`) ?? result;
+      return { ...reported, extensions: { ...reported.extensions, catalog_version: req.raw.version() } };
     },
     onSubscribe: async (req, params) => {
       // A large text not checked before takes a turn to be parsed and checked (up to about a millisecond), then keeps it if it runs costly.
@@ -165,6 +170,7 @@ export function graphqlEngine(options: GraphQLEngineOptions): {
         pacer: new Pacer(EXECUTION_SLICE_MS),
         reached: new Map(),
         mutations: request.mutations,
+        ...(request.changes ? { changes: request.changes } : {}),
       },
       keep: false,
     };

@@ -13,6 +13,7 @@ import {
 import { FAMILIES, FAMILY_NAMES, sortableFields, type Family } from '../catalog/families.ts';
 import { knownLanguage } from '../catalog/language.ts';
 import { listPage, readListQuery } from '../catalog/list-request.ts';
+import { changesField } from './changes-field.ts';
 import { checkedUuid } from '../catalog/href.ts';
 import { conditionsOf, filterInput } from './filters.ts';
 import { nonNull, servedRecord, type GraphQLContext } from './context.ts';
@@ -189,6 +190,7 @@ export function catalogSchema(): GraphQLSchema {
   };
   for (const name of FAMILY_NAMES)
     if (name !== 'overview') Object.assign(fields, familyFields(FAMILIES.get(name)!, types));
+  fields.changes = changesField as RootField;
   return new GraphQLSchema({
     query: new GraphQLObjectType({ name: 'Query', fields }),
     mutation: new GraphQLObjectType({ name: 'Mutation', fields: mutationFields(types) }),

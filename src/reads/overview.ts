@@ -49,6 +49,7 @@ export function apiInfo(settings: ReadSettings): ReadRoute {
           api_base_url: '/api/v1',
           license: about.license,
           license_url: `https://spdx.org/licenses/${about.license}.html`,
+          data_version: x.served.version,
         };
         return { json: JSON.stringify(info) };
       });

@@ -25,6 +25,8 @@ export interface AnswerCache<Entry> {
 /** The catalog a caller reads and the cache of its answers. */
 export interface ReadServed<Entry> {
   readonly catalog: Catalog;
+  /** The data version (see the change feed): what `/api` names. */
+  readonly version: string;
   readonly cache: AnswerCache<Entry>;
 }
 

@@ -11,6 +11,18 @@ import { SANDBOX_CACHE_BYTES, type SandboxIndex } from './sandbox-index.ts';
 import { servedOf, type Served, type ServedCatalog } from './served-catalog.ts';
 
 /**
+ * The sandbox changes `caller`'s change feed shows: its own, read anew at each call, when it
+ * may have a sandbox (classroom mode, and no curator); none otherwise.
+ *
+ * @example
+ * readerChanges(sandboxes, caller)(); // [{ seq: 12, at: '…', tag: '…', changes: [{ action: 'created', … }] }]
+ */
+export function readerChanges(sandboxes: SandboxViews | undefined, caller: Caller | undefined): () => FeedWrite[] {
+  if (!sandboxes || !caller || curates(caller.role)) return () => [];
+  return () => sandboxes.ownChanges(caller.uuid);
+}
+
+/**
  * What the accounts with a sandbox read: each one's catalog, its writes replayed over the
  * shared catalog, built at its first use after the shared catalog changed; and its writes as
  * `npm run catalog -- changes` lists them. `Sandboxes` keeps the writes.

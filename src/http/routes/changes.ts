@@ -3,10 +3,8 @@ import accepts from 'accepts';
 import type { ChangeFeed } from '../../changes/feed.ts';
 import { feedAnswer, type FeedReader } from '../../changes/feed-answer.ts';
 import { readFeedQuery } from '../../changes/feed-query.ts';
-import type { FeedWrite } from '../../changes/types.ts';
-import { curates } from '../../lib/roles.ts';
 import { picturePrefix } from '../../reads/locate.ts';
-import type { SandboxViews } from '../../served/sandbox-views.ts';
+import { readerChanges, type SandboxViews } from '../../served/sandbox-views.ts';
 import type { AuthState } from '../bearer.ts';
 import { servedTo } from '../caller-view.ts';
 import type { ChangeStreams } from '../change-streams.ts';
@@ -20,14 +18,6 @@ export interface ChangeRouteDeps extends RouteDeps {
   feed: ChangeFeed;
   streams: ChangeStreams;
   sandboxes?: SandboxViews;
-}
-
-/** The sandbox changes the caller is shown: its own, when it has a sandbox (no curator does). */
-function ownChanges(ctx: Context, deps: ChangeRouteDeps): () => readonly FeedWrite[] {
-  const caller = (ctx.state as AuthState).account;
-  const { sandboxes } = deps;
-  if (!sandboxes || !caller || curates(caller.role)) return () => [];
-  return () => sandboxes.ownChanges(caller.uuid);
 }
 
 /** Whether the request asks for a stream: `Accept: text/event-stream` preferred to JSON. */
@@ -44,7 +34,7 @@ export function changeRoutes(routes: RouteTable, deps: ChangeRouteDeps): void {
   routes.get('/api/v1/changes', (ctx) => {
     const served = servedTo(ctx, deps);
     const query = readFeedQuery(ctx.query, served.catalog, (name) => isSimulationParam(ctx, name));
-    const own = ownChanges(ctx, deps);
+    const own = readerChanges(deps.sandboxes, (ctx.state as AuthState).account);
     const origin = picturePrefix(served.catalog, () => requestOrigin(ctx, deps.publicUrl));
     const reader = (): FeedReader => ({ catalog: servedTo(ctx, deps).catalog, own: own(), origin });
     ctx.set('Cache-Control', 'no-store');

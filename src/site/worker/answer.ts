@@ -124,6 +124,11 @@ export class SiteApi {
         `This site is a read-only copy of the catalog: ${method} ${request.url.pathname} needs the server (writes, accounts and sandboxes are not served here); allowed: GET, HEAD`,
         { Allow: 'GET, HEAD' },
       );
+    if (path === '/api/v1/changes')
+      throw new HttpError(
+        501,
+        `This site is a copy of the catalog frozen at its export (data version ${this.catalog.version}): it has no change feed; the server it was exported from has one`,
+      );
     for (const { regexp, names, handler } of this.routes) {
       const match = regexp.exec(path);
       if (!match) continue;
@@ -136,7 +141,7 @@ export class SiteApi {
         querystring,
         query: parseQuery(querystring),
         params,
-        served: { catalog: this.catalog, cache: this.cache },
+        served: { catalog: this.catalog, cache: this.cache, version: this.catalog.version },
         header: (name) => request.header(name),
         vary: (name) => void (vary.includes(name) || vary.push(name)),
         origin: () => this.settings.publicUrl!,

@@ -82,6 +82,8 @@ export function siteGraphQL(site: GraphQLSite): (request: SiteRequest, body: str
       preferred,
       origin,
       mutations: { noWrites: 'this site is a read-only copy of the catalog; writes need the server' },
+      // The data the site was exported from; a site has no change feed.
+      version: () => manifest.version,
     });
     const kept = answerKey(
       {
