@@ -163,8 +163,8 @@ export async function openSandboxes(
   return Sandboxes.open(served, store, bounds, log, feed);
 }
 
-/** How long a change stream may leave changes unread before it is cut off. */
-const STREAM_STALLED_MS = 60_000;
+/** How many comment-line periods a change stream may leave changes unread before it is cut off (60 s by default). */
+const STALLED_BEATS = 4;
 
 /** The bounds of the change streams, from the configuration. */
 export function streamOptions(config: Config): StreamOptions {
@@ -173,7 +173,7 @@ export function streamOptions(config: Config): StreamOptions {
     perAddress: config.CHANGE_STREAMS_PER_ADDRESS,
     perAccount: config.CHANGE_STREAMS_PER_ACCOUNT,
     heartbeatMs: config.CHANGE_HEARTBEAT_SECONDS * 1000,
-    stalledMs: STREAM_STALLED_MS,
+    stalledMs: config.CHANGE_HEARTBEAT_SECONDS * 1000 * STALLED_BEATS,
   };
 }
 

@@ -49,9 +49,11 @@ export function writeRoutes(router: RouteTable, deps: RouteDeps, writer: Catalog
     origin: pictureOrigin(ctx, deps.publicUrl, servedTo(ctx, deps).catalog),
   });
   // Refused before the body is read (the writer asks again for every write).
-  const writersOnly: Middleware<AuthState> = (ctx, next) => {
+  const writersOnly: Middleware<AuthState> = async (ctx, next) => {
     writer.admit(ctx.state.account, `${ctx.method} ${ctx.path}`, call(ctx).origin);
-    return next();
+    await next();
+    // The answer names the version the write made (a 204 reads nothing after it).
+    servedTo(ctx, deps);
   };
   const uuidOf = (ctx: Context, name: FamilyName) => {
     const store = servedTo(ctx, deps).catalog.store(name);
