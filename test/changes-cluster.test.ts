@@ -107,7 +107,7 @@ await redis.start();
 // Configured as docs/scaling.md says a cluster must be.
 const SHARED = {
   ...TEST_ENV,
-  LOG_LEVEL: 'warn',
+  LOG_LEVEL: 'info',
   ACCOUNTS_STORE: 'redis',
   REDIS_URL: redis.url,
   JWT_SECRET: 'one secret that every instance of the change cluster shares',
@@ -115,33 +115,52 @@ const SHARED = {
   PUBLIC_URL: 'https://catalog.example.org',
 };
 
-async function instance(): Promise<{ server: ReturnType<typeof startServer>; url: string; port: number }> {
-  const server = startServer({ ...SHARED, ACCOUNTS_FILE: join(await tempDir(), 'unused.json') });
-  const url = await listeningUrl(server);
-  return { server, url, port: Number(new URL(url).port) };
+/** Every process this suite started, stopped at the end or as soon as the setup fails. */
+const servers: ReturnType<typeof startServer>[] = [];
+let nginx: ShippedNginx | undefined;
+async function stopAll(): Promise<void> {
+  await nginx?.stop();
+  for (const { child } of servers)
+    if (child.exitCode === null && child.signalCode === null) {
+      child.kill('SIGKILL');
+      await once(child, 'exit');
+    }
+  await redis.stop();
 }
 
-const instances = await Promise.all([instance(), instance(), instance()]);
-const urls = instances.map((i) => i.url);
-const nginx = new ShippedNginx(
-  await freePort(),
-  instances.map((i) => i.port),
-);
-await nginx.start();
-const through = nginx.url;
+async function instance(): Promise<{ url: string; port: number }> {
+  const server = startServer({ ...SHARED, ACCOUNTS_FILE: join(await tempDir(), 'unused.json') });
+  servers.push(server);
+  const url = await listeningUrl(server);
+  return { url, port: Number(new URL(url).port) };
+}
 
-const curator = await runScript(
-  'scripts/accounts.ts',
-  ['create', '--username', 'feed_curator', '--email', 'feed_curator@example.org', '--role', 'MAINTAINER'],
-  { ...SHARED, ACCOUNT_PASSWORD: 'the feed curator password' },
-);
-if (curator.code !== 0) throw new Error(curator.stderr);
-const signedIn = await post(through, '/api/v1/auth/authenticate', {
-  username: 'feed_curator',
-  password: 'the feed curator password',
+/** The three instances' URLs, nginx's, and a MAINTAINER's token. */
+async function setUp(): Promise<{ urls: string[]; through: string; maintainer: string }> {
+  const instances = await Promise.all([instance(), instance(), instance()]);
+  nginx = new ShippedNginx(
+    await freePort(),
+    instances.map((i) => i.port),
+  );
+  await nginx.start();
+  const curator = await runScript(
+    'scripts/accounts.ts',
+    ['create', '--username', 'feed_curator', '--email', 'feed_curator@example.org', '--role', 'MAINTAINER'],
+    { ...SHARED, ACCOUNT_PASSWORD: 'the feed curator password' },
+  );
+  if (curator.code !== 0) throw new Error(curator.stderr);
+  const signedIn = await post(nginx.url, '/api/v1/auth/authenticate', {
+    username: 'feed_curator',
+    password: 'the feed curator password',
+  });
+  if (signedIn.status !== 200) throw new Error(`signing in: ${signedIn.status} ${JSON.stringify(signedIn.body)}`);
+  return { urls: instances.map((i) => i.url), through: nginx.url, maintainer: String(signedIn.body.token) };
+}
+
+const { urls, through, maintainer } = await setUp().catch(async (error: Error) => {
+  await stopAll();
+  throw error;
 });
-if (signedIn.status !== 200) throw new Error(`signing in: ${signedIn.status} ${JSON.stringify(signedIn.body)}`);
-const maintainer = String(signedIn.body.token);
 
 /**
  * How long a change may take to reach every instance before the JSON feeds are compared, and
@@ -336,10 +355,10 @@ async function feedOf(url: string, since: string): Promise<Change[]> {
 
 /** The version (Catalog-Version) of `url` now. */
 async function versionOf(url: string): Promise<string> {
-  const answer = await fetch(`${url}/api/ping`);
-  await answer.text();
+  const answer = await get(url, '/api/v1/changes?since=now', maintainer);
   const version = answer.headers.get('catalog-version');
   assert.ok(version, `${url} answers with a Catalog-Version`);
+  assert.is(answer.body.version, version, 'the feed names the version its header names');
   return version!;
 }
 
@@ -561,13 +580,5 @@ test('a malformed Last-Event-ID through nginx is a 400 in the error shape, namin
   stream.close();
 });
 
-test.after(async () => {
-  await nginx.stop();
-  for (const { server } of instances)
-    if (server.child.exitCode === null && server.child.signalCode === null) {
-      server.child.kill('SIGKILL');
-      await once(server.child, 'exit');
-    }
-  await redis.stop();
-});
+test.after(stopAll);
 test.run();

@@ -81,7 +81,7 @@ test('connections beyond the cap per address are turned away with a 503 in the e
     ];
     await new Promise((resolve) => setTimeout(resolve, 100));
     const third = await exchange(capped.port, 'GET /api/v1/actors HTTP/1.1\r\nHost: x\r\n\r\n', { waitMs: 500 });
-    assertShape(third, 503, /^Too many open connections from 127\.0\.0\.1 \(at most 2\)/);
+    assertShape(third, 503, /^Too many open connections from 127\.0\.0\.1 \(at most 2, MAX_CONNECTIONS_PER_ADDRESS\)/);
     await Promise.all(held);
   } finally {
     await capped.close();

@@ -109,7 +109,7 @@ function capPerAddress(server: Server, max: number): void {
     const address = socket.remoteAddress ?? '';
     const count = (open.get(address) ?? 0) + 1;
     if (count > max) {
-      const message = `Too many open connections from ${address} (at most ${max}); close some and retry`;
+      const message = `Too many open connections from ${address} (at most ${max}, MAX_CONNECTIONS_PER_ADDRESS); close some and retry`;
       socket.end(rawErrorAnswer({ status: 503, method: 'GET', url: '', message }, { 'Retry-After': '1' }));
       return;
     }
