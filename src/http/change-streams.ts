@@ -150,16 +150,16 @@ export class ChangeStreams {
     }
     for (;;) {
       const page = this.feed.page(stream.cursor, MAX_LIMIT, reader.own, keptBy(stream.query));
-      let room = true;
       for (const change of listed(page, stream.query, reader)) {
-        room = stream.out.write(`id: ${change.cursor}\nevent: change\ndata: ${JSON.stringify(change)}\n\n`);
+        const room = stream.out.write(`id: ${change.cursor}\nevent: change\ndata: ${JSON.stringify(change)}\n\n`);
+        stream.cursor = decodeCursor(change.cursor) as Cursor;
+        if (!room) return this.#wait(stream);
       }
       stream.cursor = decodeCursor(page.last) as Cursor;
       if (!page.more) {
         stream.stalledSince = undefined;
         return;
       }
-      if (!room) return this.#wait(stream);
     }
   }
 

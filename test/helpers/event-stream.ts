@@ -90,7 +90,8 @@ export function openStream(url: string, headers: Record<string, string> = {}): P
         comments,
         next: async (count, timeoutMs = 5000) => {
           await until(() => events.length >= count || done, timeoutMs, `not ${count} events`);
-          if (events.length < count) throw new Error(`the stream ended after ${events.length} of ${count} events: ${text.slice(-1500)}`);
+          if (events.length < count)
+            throw new Error(`the stream ended after ${events.length} of ${count} events: ${text.slice(-1500)}`);
           return events.slice(0, count);
         },
         ended: (timeoutMs = 5000) => until(() => done, timeoutMs, 'the stream did not end'),
