@@ -45,7 +45,7 @@ const { config } = settings;
 const dir = resolve(config.DATA_DIR);
 const { store } = accountOptions(config);
 const where = store.kind === 'file' ? overlayFile(config) : 'the shared Redis';
-const { base, overlay, writes, replayed } = await foldedCatalog(
+const { base, overlay, writes, last, replayed } = await foldedCatalog(
   dir,
   config.DEFAULT_LANGUAGE,
   store,
@@ -71,7 +71,7 @@ try {
       console.log(`dry run: ${plan.texts.size} file(s) in ${dir} would change; nothing written`);
     } else {
       for (const [file, text] of plan.texts) await writeWholeFile(join(dir, file), text);
-      await overlay.fold(writes.at(-1)!.seq);
+      await overlay.fold(last);
       console.log(
         `${writes.length} write(s) folded into ${plan.texts.size} file(s) in ${dir}; the overlay in ${where} is empty. Review with git diff, commit, and restart the server on the new data`,
       );

@@ -101,7 +101,11 @@ async function answers(): Promise<string[]> {
   return Promise.all(
     paths.map(async (path) => {
       const response = await fetch(url + path);
-      return `${path} ${response.status} ${response.headers.get('etag')} ${await response.text()}`;
+      const text = await response.text();
+      // GraphQL names the data version, which new data files change (an export's): compared without it.
+      const versionless = text.replace(/"catalog_version":"[^"]*"/, '"catalog_version":"…"');
+      const etag = versionless === text ? response.headers.get('etag') : '(with the version)';
+      return `${path} ${response.status} ${etag} ${versionless}`;
     }),
   );
 }
@@ -171,7 +175,7 @@ test('changes lists every write: number, time, account, request and what each ch
   const listed = await catalogCli('changes');
   assert.is(listed.code, 0, listed.stderr);
   const lines = listed.stdout.trim().split('\n');
-  assert.match(lines[0]!, /^#1 \d{4}-\d\d-\d\dT[\d:.]+Z curator: POST \/api\/v1\/soundtracks$/);
+  assert.match(lines[0]!, /^#2 \d{4}-\d\d-\d\dT[\d:.]+Z curator: POST \/api\/v1\/soundtracks$/);
   assert.ok(lines.includes(`    added episode '${String(episode.body.uuid)}'`), listed.stdout);
   assert.ok(
     lines.some((line) => new RegExp(`^    changed season '${String(seasons[1]!.uuid)}': .*episodes`).test(line)),
@@ -198,17 +202,22 @@ test('export --dry-run prints what would change and writes nothing', async () =>
   );
   assert.match(dry.stdout, /dry run: \d+ file\(s\) in .* would change; nothing written/);
   assert.is(await dataFingerprint(), before);
-  assert.is((await readOverlayFile(overlayFile)).writes.length, 6);
+  // The data the server booted with is marked first (#1), for the change feed.
+  assert.is((await readOverlayFile(overlayFile)).writes.filter((write) => !write.mark).length, 6);
 });
 
 test('export round trip: folded into data/ in canonical form while the server runs; restarted on it, every answer is the same', async () => {
   const served = await answers();
+  const cursor = (await fetch(`${url}/api/v1/changes?since=now`)).headers.get('catalog-version')!;
+  const early = String(
+    ((await (await fetch(`${url}/api/v1/changes`)).json()) as { changes: Json[] }).changes[0]!.cursor,
+  );
   const exported = await catalogCli('export');
   assert.is(exported.code, 0, exported.stderr);
   assert.match(exported.stdout, /6 write\(s\) folded into 7 file\(s\)/);
   const strict = await runScript('scripts/check-data.ts', [dataDir, '--strict'], ENV);
   assert.is(strict.code, 0, strict.stdout + strict.stderr);
-  assert.equal(await readOverlayFile(overlayFile), { writes: [], exported: 6 });
+  assert.equal(await readOverlayFile(overlayFile), { writes: [], exported: 7 });
   sameAnswers(await answers(), served, 'the running server answers as before');
 
   // The running server goes on writing after the export, numbered after what was exported.
@@ -222,9 +231,22 @@ test('export round trip: folded into data/ in canonical form while the server ru
   const withLater = await answers();
   await restart('SIGTERM');
   sameAnswers(await answers(), withLater, 'restarted on the exported data with the one later write');
+  // The writes before the export are in data/ now, no longer in the feed: a cursor from before them is a 410.
+  const gone = await fetch(`${url}/api/v1/changes?since=${early}`);
+  const refusal = (await gone.json()) as Json;
+  assert.is(gone.status, 410, JSON.stringify(refusal));
+  assert.match(String(refusal.message), `from the current cursor '${gone.headers.get('catalog-version')}'`);
+  assert.match(String(refusal.message), 'Read the catalog again from scratch');
+  // A cursor at the export's last write lost nothing: what came after is listed.
+  const kept = ((await (await fetch(`${url}/api/v1/changes?since=${cursor}`)).json()) as { changes: Json[] }).changes;
+  assert.equal(
+    kept.map((change) => change.action),
+    ['created', 'created', 'reloaded'],
+    'the later write (a game and its translation row), then the exported data',
+  );
   assert.not.match(server.output(), /no longer applies/);
   const listed = await catalogCli('changes');
-  assert.match(listed.stdout, /^#7 .* curator: POST \/api\/v1\/games$/m, listed.stdout + listed.stderr);
+  assert.match(listed.stdout, /^#8 .* curator: POST \/api\/v1\/games$/m, listed.stdout + listed.stderr);
 
   assert.is((await catalogCli('export')).code, 0);
   await restart('SIGTERM');
@@ -251,12 +273,12 @@ test('an export interrupted before it emptied the overlay: its writes are recogn
   assert.not.match(server.output(), /no longer applies/);
   sameAnswers(await answers(), served, 'restarted on the exported data with its writes still in the overlay');
   const listed = await catalogCli('changes');
-  assert.match(listed.stdout, /^#8 .*\n {4}already in data\/: exported/m, listed.stdout);
-  assert.match(listed.stdout, /^#9 .*\n {4}already in data\/: exported/m, listed.stdout);
+  assert.match(listed.stdout, /^#11 .*\n {4}already in data\/: exported/m, listed.stdout);
+  assert.match(listed.stdout, /^#12 .*\n {4}already in data\/: exported/m, listed.stdout);
   const again = await catalogCli('export');
   assert.is(again.code, 0, again.stderr);
   assert.match(again.stdout, /2 write\(s\) folded into 0 file\(s\)/);
-  assert.equal(await readOverlayFile(overlayFile), { writes: [], exported: 9 });
+  assert.equal(await readOverlayFile(overlayFile), { writes: [], exported: 13 });
 });
 
 test('a write that data/ changed since is left out at boot with a warning naming it; the server starts', async () => {
@@ -271,7 +293,7 @@ test('a write that data/ changed since is left out at boot with a warning naming
   server = startServer(ENV);
   url = await listeningUrl(server);
   const report = new RegExp(
-    `catalog write 10 \\(PATCH /api/v1/actors/${String(actor.uuid)} by curator at [^)]+\\) no longer applies and is left out: actor '${String(actor.uuid)}' in actors\\.json is not what it was when the write was made: data/ changed it since\nsee it with [^\n]+`,
+    `catalog write 14 \\(PATCH /api/v1/actors/${String(actor.uuid)} by curator at [^)]+\\) no longer applies and is left out: actor '${String(actor.uuid)}' in actors\\.json is not what it was when the write was made: data/ changed it since\nsee it with [^\n]+`,
   ).exec(server.output())?.[0];
   assert.ok(report, server.output());
   assert.is(
@@ -279,7 +301,7 @@ test('a write that data/ changed since is left out at boot with a warning naming
     'Edited In data/',
   );
   const listed = await catalogCli('changes');
-  assert.match(listed.stdout, /^#10 .*\n {4}left out, no longer applies: actor /m);
+  assert.match(listed.stdout, /^#14 .*\n {4}left out, no longer applies: actor /m);
   const refused = await catalogCli('export');
   assert.is(refused.code, 1);
   assert.is(refused.stderr, `export refused: 1 write(s) would be lost\n${report}\n`);

@@ -233,7 +233,7 @@ test('the same If-Match through two instances at once: exactly one 200 and one 4
 test('npm run catalog lists the writes kept in the shared Redis, and export --dry-run says what it would fold', async () => {
   const listed = await runScript('scripts/catalog.ts', ['changes'], SHARED);
   assert.is(listed.code, 0, listed.stderr);
-  assert.match(listed.stdout, /^#1 \S+ curator: POST \/api\/v1\/locations\n {4}added location '/);
+  assert.match(listed.stdout, /^#2 \S+ curator: POST \/api\/v1\/locations\n {4}added location '/);
   assert.match(listed.stdout, /curator: PATCH \/api\/v1\/actors\/.*\n {4}changed actor '.*': nationality, updated_at/);
   const dry = await runScript('scripts/catalog.ts', ['export', '--dry-run'], SHARED);
   assert.is(dry.code, 0, dry.stderr);

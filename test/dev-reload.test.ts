@@ -42,8 +42,9 @@ test('npm run dev says it watches the data directory', async () => {
   await until('the watching line', () => dev.output().includes(`watching ${data}`));
 });
 
-test('an edit to a family file is served without a restart, with a new ETag', async () => {
+test('an edit to a family file is served without a restart, with a new ETag; the change feed names the new data', async () => {
   const before = await served(actorPath);
+  const version = (await fetch(`${url}/api/v1/changes?since=now`)).headers.get('catalog-version')!;
   assert.is(before.body.last_name, actor.last_name);
   await writeJson(
     'actors.json',
@@ -58,6 +59,16 @@ test('an edit to a family file is served without a restart, with a new ETag', as
     [actor.uuid],
   );
   assert.match(dev.output(), /reloaded catalog: 110 records/);
+  // One change: the data files now served, by version; the data version moved past it.
+  const feed = await fetch(`${url}/api/v1/changes?since=${version}`);
+  const { changes } = (await feed.json()) as { changes: Row[] };
+  assert.equal(
+    changes.map((change) => change.action),
+    ['reloaded'],
+  );
+  assert.match(dev.output(), `version ${String(changes[0]!.data)}`);
+  assert.is(feed.headers.get('catalog-version'), changes[0]!.cursor);
+  assert.is.not(changes[0]!.cursor, version);
 });
 
 test('an edit in the translations folder is served too', async () => {

@@ -5,14 +5,17 @@ import { formatProblem } from '../catalog/problems.ts';
 import type { Logger } from '../config/logger.ts';
 import type { StoreOptions } from '../lib/stores.ts';
 import { openOverlay } from './open.ts';
-import type { OverlayStore } from './store.ts';
+import { isMark, type OverlayStore } from './store.ts';
 
 /** A data directory with the curators' writes replayed over it, as the server serves them. */
 export interface Folded {
   /** The catalog of the data files alone. */
   base: Catalog;
   overlay: OverlayStore;
+  /** The writes kept, marks (new data, in the change feed) left out. */
   writes: KeptWrite[];
+  /** The number of the last write kept, marks included: what an export folds through. */
+  last: number;
   replayed: Replayed;
 }
 
@@ -39,6 +42,8 @@ export async function foldedCatalog(
   const overlay = await openOverlay(store, overlayPath, log).catch((error: Error) => {
     throw new Error(`cannot open the catalog overlay: ${error.message}`);
   });
-  const writes = await overlay.since(0);
-  return { base: loaded.catalog, overlay, writes, replayed: replayWrites(loaded.catalog, writes, 'export') };
+  const kept = await overlay.since(0);
+  const writes = kept.filter((write) => !isMark(write));
+  const last = kept.at(-1)?.seq ?? 0;
+  return { base: loaded.catalog, overlay, writes, last, replayed: replayWrites(loaded.catalog, writes, 'export') };
 }
