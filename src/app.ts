@@ -103,8 +103,16 @@ export function createApp(
     ['sandbox', writer?.sandboxes ? sandboxView(writer) : undefined],
   ]);
   const cacheControl = `public, max-age=${config.CACHE_MAX_AGE}`;
+  // Writes other instances appended, applied before a feed cursor ahead of this one is judged.
+  const feedSync = curator && (() => curator.sync());
   catalogRoutes(routes, routeDeps);
-  changeRoutes(routes, { ...routeDeps, feed, streams, ...(sandboxes ? { sandboxes } : {}) });
+  changeRoutes(routes, {
+    ...routeDeps,
+    feed,
+    streams,
+    ...(sandboxes ? { sandboxes } : {}),
+    ...(feedSync ? { sync: feedSync } : {}),
+  });
   if (writer) writeRoutes(routes, routeDeps, writer);
   if (writer?.sandboxes) sandboxRoutes(routes, writer.sandboxes, config.SANDBOX_WRITES);
   accountRoutes(routes, accounts, limits && signInGuard(limits));
@@ -125,6 +133,7 @@ export function createApp(
     documentCacheBytes: GRAPHQL_DOCUMENT_BYTES,
     log,
     feed,
+    ...(feedSync ? { feedSync } : {}),
     ...(writer ? { writer } : {}),
   });
   pictureRoutes(routes, served);

@@ -5,6 +5,7 @@ import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
+import { Redis } from 'ioredis';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { freePort } from '../scripts/bench/ports.ts';
@@ -80,7 +81,10 @@ http {
     this.child = child;
     child.stdout!.on('data', (chunk) => (this.output += chunk));
     child.stderr!.on('data', (chunk) => (this.output += chunk));
-    child.once('error', (error) => (this.output += `nginx could not start (${error.message}); apt-get install -y nginx`));
+    child.once(
+      'error',
+      (error) => (this.output += `nginx could not start (${error.message}); apt-get install -y nginx`),
+    );
     for (let i = 0; i < 200; i++) {
       if (child.exitCode !== null) throw new Error(`nginx exited: ${this.output}`);
       try {
@@ -115,8 +119,13 @@ const SHARED = {
   PUBLIC_URL: 'https://catalog.example.org',
 };
 
+/** The families written below. */
+const FAMILIES = ['actors', 'soundtracks', 'characters'] as const;
+type Family = (typeof FAMILIES)[number];
+
 /** Every process this suite started, stopped at the end or as soon as the setup fails. */
 const servers: ReturnType<typeof startServer>[] = [];
+const unused = await tempDir();
 let nginx: ShippedNginx | undefined;
 async function stopAll(): Promise<void> {
   await nginx?.stop();
@@ -128,16 +137,25 @@ async function stopAll(): Promise<void> {
   await redis.stop();
 }
 
-async function instance(): Promise<{ url: string; port: number }> {
-  const server = startServer({ ...SHARED, ACCOUNTS_FILE: join(await tempDir(), 'unused.json') });
+/** Starts an instance; its URL and port once it listens. */
+function instance(): Promise<{ url: string; port: number }> {
+  const server = startServer({ ...SHARED, ACCOUNTS_FILE: join(unused, `unused-${servers.length}.json`) });
   servers.push(server);
-  const url = await listeningUrl(server);
-  return { url, port: Number(new URL(url).port) };
+  return listeningUrl(server).then((url) => ({ url, port: Number(new URL(url).port) }));
 }
 
-/** The three instances' URLs, nginx's, and a MAINTAINER's token. */
-async function setUp(): Promise<{ urls: string[]; through: string; maintainer: string }> {
-  const instances = await Promise.all([instance(), instance(), instance()]);
+/** The three instances' URLs, nginx's, a MAINTAINER's token, and six records of each family written. */
+async function setUp(): Promise<{
+  urls: string[];
+  through: string;
+  maintainer: string;
+  picked: Map<Family, string[]>;
+}> {
+  const started = await Promise.allSettled([instance(), instance(), instance()]);
+  const instances = started.map((one) => {
+    if (one.status === 'rejected') throw one.reason;
+    return one.value;
+  });
   nginx = new ShippedNginx(
     await freePort(),
     instances.map((i) => i.port),
@@ -154,10 +172,19 @@ async function setUp(): Promise<{ urls: string[]; through: string; maintainer: s
     password: 'the feed curator password',
   });
   if (signedIn.status !== 200) throw new Error(`signing in: ${signedIn.status} ${JSON.stringify(signedIn.body)}`);
-  return { urls: instances.map((i) => i.url), through: nginx.url, maintainer: String(signedIn.body.token) };
+  const maintainer = String(signedIn.body.token);
+  const picked = new Map<Family, string[]>();
+  for (const family of FAMILIES) {
+    const list = await get(nginx.url, `/api/v1/${family}?size=6`, maintainer);
+    picked.set(
+      family,
+      (list.body as unknown as { uuid: string }[]).map((record) => record.uuid),
+    );
+  }
+  return { urls: instances.map((i) => i.url), through: nginx.url, maintainer, picked };
 }
 
-const { urls, through, maintainer } = await setUp().catch(async (error: Error) => {
+const { urls, through, maintainer, picked } = await setUp().catch(async (error: Error) => {
   await stopAll();
   throw error;
 });
@@ -208,7 +235,6 @@ interface EventStream {
   changes(): (Change & { id: string; readAt: number })[];
   /** Waits until `ready` holds (or `ms` passes: then false). */
   until(ready: () => boolean, ms?: number): Promise<boolean>;
-  closed(): boolean;
   close(): void;
 }
 
@@ -267,7 +293,6 @@ function openStream(url: string, headers: Record<string, string> = {}): Promise<
             }, ms);
             waiters.add(check);
           }),
-        closed: () => closed,
         close: () => asked.destroy(),
       });
     });
@@ -293,24 +318,12 @@ function rawGet(
   });
 }
 
-/** One record of each family written below, picked once. */
-const FAMILIES = ['actors', 'games', 'episodes'] as const;
-type Family = (typeof FAMILIES)[number];
-const picked = new Map<Family, string[]>();
-for (const family of FAMILIES) {
-  const list = await get(through, `/api/v1/${family}?size=4`, maintainer);
-  picked.set(
-    family,
-    (list.body as unknown as { uuid: string }[]).map((record) => record.uuid),
-  );
-}
-
 let writes = 0;
-/** A field of each family that a PATCH may set to any value of its kind. */
+/** A field of each family that a PATCH may set to any value of its kind, changing that record alone. */
 const PATCHES: Record<Family, (n: number) => Record<string, unknown>> = {
   actors: (n) => ({ nationality: `Feed nationality ${n}` }),
-  games: (n) => ({ playtime: 3_600_000 + n }),
-  episodes: (n) => ({ duration: 2_400_000 + n }),
+  soundtracks: (n) => ({ artist: `Feed artist ${n}` }),
+  characters: (n) => ({ nicknames: [`Feed nickname ${n}`] }),
 };
 
 interface Written {
@@ -376,6 +389,22 @@ async function settledVersion(): Promise<string> {
 const describe = (change: Pick<Change, 'action' | 'family' | 'uuid'>) =>
   `${change.action} ${change.family}/${change.uuid}`;
 
+test('every instance hears of the catalog writes by Redis pub/sub: its channel has one subscriber per instance', async () => {
+  // docs/scaling.md: a write through one instance is announced to the others; the 500 ms
+  // polling is only for an announcement lost. An instance that never subscribed serves each
+  // write (and each change to its streams) up to half a second late, and takes a cursor the
+  // others gave meanwhile for one of another catalog.
+  const client = new Redis(redis.url);
+  try {
+    const channels = (await client.pubsub('CHANNELS', '*overlay*')) as string[];
+    assert.equal(channels.length, 1, `one channel announces the catalog writes: ${channels.join(' ')}`);
+    const [, subscribers] = (await client.pubsub('NUMSUB', channels[0]!)) as [string, number];
+    assert.is(subscribers, urls.length, `${channels[0]} has ${subscribers} subscriber(s) for ${urls.length} instances`);
+  } finally {
+    client.disconnect();
+  }
+});
+
 test('a stream through the shipped nginx gets, within a second of its 2xx, the change of a write made on each instance', async () => {
   const before = await settledVersion();
   const stream = await openStream(`${through}/api/v1/changes?since=now`);
@@ -417,13 +446,17 @@ test('a stream through the shipped nginx gets, within a second of its 2xx, the c
     }
     const ids = stream.changes().map((change) => change.id);
     assert.is(new Set(ids).size, ids.length, `strictly distinct ids: ${ids.join(' ')}`);
-    assert.equal(stream.changes().map(describe), written.map((w) => describe({ action: 'changed', ...w })));
+    assert.equal(
+      stream.changes().map(describe),
+      written.map((w) => describe({ action: 'changed', ...w })),
+    );
     // The order of the events is the feed's, on every instance.
+    await settledVersion();
     for (const url of urls)
       assert.equal(
         (await feedOf(url, before)).map((change) => change.cursor),
         ids,
-        `the JSON feed of ${url} lists the streamed changes`,
+        `the JSON feed of ${url} lists the streamed changes, in their order`,
       );
   } finally {
     stream.close();
@@ -440,7 +473,7 @@ test('a burst of concurrent writes on all three instances: the stream through ng
     );
     const arrived = await stream.until(() => stream.changes().length >= burst.length);
     assert.ok(arrived, `all ${burst.length} changes come (came ${stream.changes().length}: ${stream.text()})`);
-    // More would be a change repeated: give a repeat time to come, then the feed is the reference.
+    // Every instance has every write: the feeds are the reference, and a change sent twice has had time to come.
     await settledVersion();
     const feeds = await Promise.all(urls.map((url) => feedOf(url, before)));
     for (const [n, feed] of feeds.entries())
@@ -475,29 +508,28 @@ test('Last-Event-ID resumes on a third instance: exactly the changes missed, in 
   const [one, two, three] = urls as [string, string, string];
   const start = await settledVersion();
   const first = await openStream(`${one}/api/v1/changes?since=${encodeURIComponent(start)}`);
-  let lastSeen: string;
   const seen: string[] = [];
   try {
     assert.is(first.status, 200, first.text());
     await write(two, 'actors', 2);
-    await write(one, 'games', 2);
+    await write(one, 'soundtracks', 2);
     assert.ok(await first.until(() => first.changes().length >= 2), `two changes come: ${first.text()}`);
     seen.push(...first.changes().map((change) => change.id));
-    lastSeen = seen.at(-1)!;
   } finally {
     first.close();
   }
-  const missed = [await write(two, 'episodes', 2), await write(two, 'actors', 3), await write(two, 'games', 3)];
-  // At once, without waiting for the third instance to have the writes: it must send them when it has.
+  const lastSeen = seen.at(-1)!;
+  const missed = [await write(two, 'characters', 2), await write(two, 'actors', 3), await write(two, 'soundtracks', 3)];
+  // At once, as a client reconnects: the third instance sends the missed changes once it has them.
   const resumed = await openStream(`${three}/api/v1/changes?since=now`, { 'Last-Event-ID': lastSeen });
   try {
-    assert.is(resumed.status, 200, resumed.text());
+    assert.is(resumed.status, 200, `resuming after ${lastSeen}: ${resumed.status} ${resumed.text()}`);
     assert.ok(
       await resumed.until(() => resumed.changes().length >= missed.length),
       `the ${missed.length} missed changes come (came: ${resumed.text()})`,
     );
     // A change after them, made elsewhere: once it came, whatever came before it is all that will.
-    const marker = await write(one, 'episodes', 3);
+    const marker = await write(one, 'characters', 3);
     assert.ok(
       await resumed.until(() => resumed.changes().some((change) => change.id === marker.version)),
       `the next change comes too (came: ${resumed.text()})`,
@@ -527,8 +559,38 @@ test('Last-Event-ID resumes on a third instance: exactly the changes missed, in 
   }
 });
 
+test('a cursor one instance just gave is taken at once by the others (since= and Last-Event-ID): never a 410', async () => {
+  // A client balanced across the instances reads a write's Catalog-Version (or an event's id)
+  // from one and its next page (or its reconnection) from another, before that one may have
+  // applied the write: a cursor of this catalog, which must not be called "of another catalog".
+  const refused: string[] = [];
+  for (let round = 0; round < 6; round++) {
+    const done = await write(urls[round % 3]!, FAMILIES[round % 3]!, 4);
+    const others = urls.filter((url) => url !== done.on);
+    const answers = await Promise.all([
+      ...others.map(async (url) => {
+        const answer = await get(url, `/api/v1/changes?since=${encodeURIComponent(done.version)}`, maintainer);
+        return { url, how: 'since=', status: answer.status, body: JSON.stringify(answer.body) };
+      }),
+      ...others.map(async (url) => {
+        const stream = await openStream(`${url}/api/v1/changes`, { 'Last-Event-ID': done.version });
+        stream.close();
+        return { url, how: 'Last-Event-ID', status: stream.status, body: stream.text() };
+      }),
+    ]);
+    for (const answer of answers)
+      if (answer.status !== 200)
+        refused.push(`round ${round}, ${answer.how} on ${answer.url}: ${answer.status} ${answer.body.slice(0, 160)}`);
+  }
+  assert.ok(refused.length === 0, `${refused.length} of 24 refused:\n${refused.join('\n')}`);
+  // And with every instance settled, no change follows the last one anywhere.
+  const now = await settledVersion();
+  for (const url of urls) assert.equal(await feedOf(url, now), [], `${url} lists nothing after ${now}`);
+});
+
+const cursor = (text: string) => Buffer.from(text).toString('base64url');
+
 test('a malformed Last-Event-ID through nginx is a 400 in the error shape, naming Last-Event-ID, never a 500', async () => {
-  const cursor = (text: string) => Buffer.from(text).toString('base64url');
   const now = await settledVersion();
   const malformed: [string, string][] = [
     ['abc%', 'not base64url'],
@@ -542,8 +604,9 @@ test('a malformed Last-Event-ID through nginx is a 400 in the error shape, namin
     ['caf\u00e9', 'a Latin-1 byte'],
     [' \tabc', 'leading blanks'],
   ];
-  for (const [value, what] of malformed) {
-    const answer = await rawGet(`${through}/api/v1/changes?since=now`, {
+  // Each at a URL of its own (`limit`), so that each is judged, none answered as another was.
+  for (const [n, [value, what]] of malformed.entries()) {
+    const answer = await rawGet(`${through}/api/v1/changes?since=now&limit=${n + 1}`, {
       Accept: 'text/event-stream',
       'Last-Event-ID': value,
     });
@@ -555,15 +618,16 @@ test('a malformed Last-Event-ID through nginx is a 400 in the error shape, namin
     assert.is(body.status, 'Bad Request', where);
     assert.match(String(body.message), /^Last-Event-ID /, where);
   }
-  // Well formed, but no place of this catalog: a 410 naming it and the current cursor, not a 500.
+  // Well formed, but no place of this catalog: a 410 naming it, in the error shape, not a 500.
   const ahead = await rawGet(`${through}/api/v1/changes`, {
     Accept: 'text/event-stream',
     'Last-Event-ID': cursor('c1.999999999999999.0.0.abc'),
   });
   assert.is(ahead.status, 410, ahead.body);
   assert.match(String((JSON.parse(ahead.body) as Record<string, unknown>).message), /^Last-Event-ID names a cursor/);
-  // 10 KB is past what nginx takes in one header line (large_client_header_buffers: 8 KB); it
-  // refuses it itself, with a 400. Each instance, reached directly, refuses it in the error shape.
+  // 10 KB is more than nginx takes in one header line (large_client_header_buffers, 8 KB by
+  // default): nginx refuses it itself with a 400 of its own, before any instance sees it.
+  // Reached directly, each instance refuses it in the error shape.
   const huge = 'A'.repeat(10 * 1024);
   const viaNginx = await rawGet(`${through}/api/v1/changes`, { Accept: 'text/event-stream', 'Last-Event-ID': huge });
   assert.is(viaNginx.status, 400, `10 KB through nginx: ${viaNginx.status} ${viaNginx.body.slice(0, 200)}`);
@@ -574,10 +638,28 @@ test('a malformed Last-Event-ID through nginx is a 400 in the error shape, namin
     assert.is(body.code, 400);
     assert.match(String(body.message), /^Last-Event-ID is 10240 characters long/);
   }
-  // Still serving streams: the refusals left no stream counted.
-  const stream = await openStream(`${through}/api/v1/changes?since=now`);
-  assert.is(stream.status, 200, stream.text());
-  stream.close();
+});
+
+test('malformed Last-Event-IDs change nothing for the other clients of the same URL: their streams still start', async () => {
+  const url = '/api/v1/changes?since=now';
+  // Each instance is sent the same malformed Last-Event-ID twice, directly and through nginx.
+  for (const base of [...urls, ...urls, through, through, through]) {
+    const answer = await rawGet(base + url, { Accept: 'text/event-stream', 'Last-Event-ID': 'not-a-cursor' });
+    assert.is(answer.status, 400, answer.body);
+  }
+  const now = await settledVersion();
+  const refused: string[] = [];
+  for (const base of [...urls, through, through, through])
+    for (const headers of [{}, { 'Last-Event-ID': now }] as Record<string, string>[]) {
+      const stream = await openStream(base + url, headers);
+      stream.close();
+      if (stream.status !== 200)
+        refused.push(`${base} ${JSON.stringify(headers)}: ${stream.status} ${stream.text().slice(0, 200)}`);
+    }
+  assert.ok(
+    refused.length === 0,
+    `streams refused after others sent a malformed Last-Event-ID:\n${refused.join('\n')}`,
+  );
 });
 
 test.after(stopAll);

@@ -157,7 +157,11 @@ export class RedisOverlayStore implements OverlayStore, SandboxStore {
   onChange(listener: () => void): void {
     this.subscriber.on('message', listener);
     this.subscriber.on('error', () => {});
-    void this.subscriber.subscribe(this.#channel).catch(() => undefined);
+    // Once ready: a SUBSCRIBE sent while ioredis still checks a new connection fails that check, and
+    // the connection comes back unsubscribed (leaving this instance to the 500 ms poll).
+    const subscribe = () => void this.subscriber.subscribe(this.#channel).catch(() => undefined);
+    if (this.subscriber.status === 'ready') subscribe();
+    else this.subscriber.once('ready', subscribe);
     this.#poll = setInterval(listener, POLL_MS);
     this.#poll.unref();
   }

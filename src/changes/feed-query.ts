@@ -18,6 +18,8 @@ export interface FeedQuery {
   families?: ReadonlySet<FamilyName>;
   /** `include=records`: each change with its record as served now, in `language`. */
   records: boolean;
+  /** `include=sandboxes`: a stream also tells an ADMIN each student's sandbox activity (the teacher's board). */
+  sandboxes?: boolean;
   language: string;
 }
 
@@ -54,15 +56,17 @@ export function readFeedQuery(
     );
   const familyText = once<string>('family', query.family);
   const families = familyText === undefined ? undefined : new Set(familyText.split(',').map(familyNamed));
-  const include = once<string>('include', query.include);
-  if (include !== undefined && include !== 'records')
-    throw new HttpError(400, `Parameter 'include' takes only 'records' (got '${include.slice(0, 40)}')`);
+  const include = new Set(once<string>('include', query.include)?.split(',') ?? []);
+  for (const name of include)
+    if (name !== 'records' && name !== 'sandboxes')
+      throw new HttpError(400, `Parameter 'include' takes 'records' and 'sandboxes' (got '${name.slice(0, 40)}')`);
   const language = once<string>('language', query.language);
   return {
     ...(since !== undefined ? { since } : {}),
     limit: Math.min(MAX_LIMIT, Number(limitText ?? DEFAULT_LIMIT)),
     ...(families ? { families } : {}),
-    records: include === 'records',
+    records: include.has('records'),
+    sandboxes: include.has('sandboxes'),
     language: language === undefined ? catalog.defaultLanguage : knownLanguage(catalog, language),
   };
 }

@@ -86,6 +86,15 @@ export class ChangeFeed {
     return cursor;
   }
 
+  /**
+   * Whether `since` is a cursor past this log's last change: of another catalog, or (instances
+   * sharing a Redis) a write this instance has not applied yet, to catch up on before judging it.
+   */
+  isAhead(since: string | undefined): boolean {
+    const cursor = since === undefined || since === 'now' ? undefined : decodeCursor(since);
+    return typeof cursor === 'object' && cursor.shared > this.shared.end;
+  }
+
   /** Up to `limit` changes after `cursor` that `keep` accepts, with the reader's sandbox writes `own`. */
   page(cursor: Cursor, limit: number, own: readonly FeedWrite[] = [], keep?: (change: Change) => boolean): FeedPage {
     return readPage(this.shared, own, cursor, limit, keep);

@@ -58,7 +58,7 @@ export const changesField: GraphQLFieldConfig<unknown, GraphQLContext, Record<st
     limit: { type: GraphQLInt, defaultValue: 100 },
     family: { type: new GraphQLList(nonNull(GraphQLString)), description: 'Only changes of these families' },
   },
-  resolve: (_, args, context) => {
+  resolve: async (_, args, context) => {
     if (!context.changes)
       throw new HttpError(501, 'This catalog has no change feed: a static site is a copy frozen at its export');
     const limit = args.limit as number;
@@ -71,7 +71,8 @@ export const changesField: GraphQLFieldConfig<unknown, GraphQLContext, Record<st
       context.catalog,
       () => false,
     );
-    const { feed, own } = context.changes;
+    const { feed, own, sync } = context.changes;
+    if (sync && feed.isAhead(query.since)) await sync().catch(() => undefined);
     const { page, version } = readFeed(feed, own(), query, "Argument 'since'");
     return { ...page, version };
   },

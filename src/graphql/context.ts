@@ -29,6 +29,8 @@ export type GraphQLContext = {
 export interface FeedContext {
   feed: ChangeFeed;
   own: () => readonly FeedWrite[];
+  /** Applies what other instances appended, before a cursor ahead of this instance is judged. */
+  sync?: () => Promise<void>;
 }
 
 /** `type!`: a field or argument that is never null. */

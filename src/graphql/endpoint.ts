@@ -26,6 +26,8 @@ export interface GraphQLOptions extends GraphQLEngineOptions {
   writer?: CatalogWriter;
   /** The change feed the `changes` field reads. */
   feed?: ChangeFeed;
+  /** Applies what other instances appended, before a cursor ahead of this instance is judged. */
+  feedSync?: () => Promise<void>;
 }
 
 /** The mutations' side of a request: the writer and the caller its token names. */
@@ -88,6 +90,7 @@ export function graphqlEndpoint(options: GraphQLOptions): GraphQLEndpoint {
             changes: {
               feed: options.feed,
               own: readerChanges(options.writer?.sandboxes, (ctx.state as AuthState).account),
+              ...(options.feedSync ? { sync: options.feedSync } : {}),
             },
           }
         : {}),

@@ -7,6 +7,7 @@ import type { FeedQuery } from '../changes/feed-query.ts';
 import { MAX_LIMIT } from '../changes/feed-query.ts';
 import { errorJson } from '../lib/error-json.ts';
 import { HttpError } from '../lib/http-error.ts';
+import type { StudentSummary } from '../served/sandbox-views.ts';
 
 /** The bounds of the live streams (see docs/changes.md). */
 export interface StreamOptions {
@@ -25,6 +26,8 @@ export interface StreamReader {
   address: string;
   account?: string;
   reader: () => FeedReader;
+  /** An ADMIN's board (`include=sandboxes`): what it is told of a student whose sandbox changed. */
+  student?: (account: string) => StudentSummary | undefined;
 }
 
 /** Bytes a stream holds unsent before it stops writing and waits for its reader (the feed keeps the rest). */
@@ -72,8 +75,10 @@ export class ChangeStreams {
     private readonly options: StreamOptions,
   ) {
     feed.subscribe((account) => {
-      for (const stream of this.#streams)
+      for (const stream of this.#streams) {
         if (account === undefined || account === stream.who.account) this.#send(stream);
+        else if (stream.who.student) this.#tell(stream, stream.who.student(account));
+      }
     });
   }
 
@@ -161,6 +166,12 @@ export class ChangeStreams {
         return;
       }
     }
+  }
+
+  /** Tells a board what a student's sandbox holds now (an event with no id: a state, not a change to resume after). */
+  #tell(stream: Stream, student: StudentSummary | undefined): void {
+    if (!student || stream.out.writableLength >= BUFFER_BYTES) return;
+    stream.out.write(`event: sandbox\ndata: ${JSON.stringify(student)}\n\n`);
   }
 
   /** Waits for the reader to take what is buffered, then goes on; cuts it off if it never does. */

@@ -10,6 +10,14 @@ import { feedWritesOf, type ChangeFeed } from '../changes/feed.ts';
 import { SANDBOX_CACHE_BYTES, type SandboxIndex } from './sandbox-index.ts';
 import { servedOf, type Served, type ServedCatalog } from './served-catalog.ts';
 
+/** What the teacher's board shows of one student (`SandboxViews.students`). */
+export interface StudentSummary {
+  username: string;
+  writes: number;
+  last_write: string | null;
+  last_reset: string | null;
+}
+
 /**
  * The sandbox changes `caller`'s change feed shows: its own, read anew at each call, when it
  * may have a sandbox (classroom mode, and no curator); none otherwise.
@@ -96,6 +104,43 @@ export class SandboxViews {
       };
     }
     return sandbox.view.served;
+  }
+
+  /**
+   * What the teacher's board shows of each student (an account with a sandbox, or one reset
+   * since): its writes held, when it last wrote and last reset; never what it wrote.
+   */
+  students(): StudentSummary[] {
+    const accounts = new Set([...this.index.all().map((s) => s.account.uuid), ...this.index.resets.keys()]);
+    return [...accounts]
+      .map((account) => this.studentOf(account)!)
+      .sort((a, b) => a.username.localeCompare(b.username));
+  }
+
+  /** One student's summary (see `students`), or undefined for an account with neither writes nor resets. */
+  studentOf(account: string): StudentSummary | undefined {
+    const sandbox = this.index.get(account);
+    const reset = this.index.resets.get(account);
+    const username = sandbox?.account.username ?? reset?.account.username;
+    if (username === undefined) return undefined;
+    return {
+      username,
+      writes: sandbox?.writes.length ?? 0,
+      last_write: sandbox?.writes.at(-1)?.at ?? null,
+      last_reset: reset?.at ?? null,
+    };
+  }
+
+  /** The class's sandbox writes held, per minute, for the `minutes` before now (oldest first). */
+  perMinute(minutes: number): { minute: string; writes: number }[] {
+    const last = Math.floor(this.now() / 60_000);
+    const counts = new Array<number>(minutes).fill(0);
+    for (const sandbox of this.index.all())
+      for (const write of sandbox.writes) {
+        const at = last - Math.floor(Date.parse(write.at) / 60_000);
+        if (at >= 0 && at < minutes) counts[minutes - 1 - at]!++;
+      }
+    return counts.map((writes, i) => ({ minute: new Date((last - minutes + 1 + i) * 60_000).toISOString(), writes }));
   }
 
   /** The caller's writes as `npm run catalog -- changes` lists them, with those that no longer apply and why (not a use: see `viewOf`). */

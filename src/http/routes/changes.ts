@@ -6,8 +6,11 @@ import { readFeedQuery } from '../../changes/feed-query.ts';
 import { picturePrefix } from '../../reads/locate.ts';
 import { readerChanges, type SandboxViews } from '../../served/sandbox-views.ts';
 import type { AuthState } from '../bearer.ts';
-import { servedTo } from '../caller-view.ts';
-import type { ChangeStreams } from '../change-streams.ts';
+import { servedTo, type ViewState } from '../caller-view.ts';
+import type { ChangeStreams, StreamReader } from '../change-streams.ts';
+import type { FeedQuery } from '../../changes/feed-query.ts';
+import { HttpError } from '../../lib/http-error.ts';
+import { adminOf } from './sandbox.ts';
 import { requestOrigin } from '../origin.ts';
 import type { RouteTable } from '../routing.ts';
 import { isSimulationParam } from '../simulation.ts';
@@ -18,6 +21,8 @@ export interface ChangeRouteDeps extends RouteDeps {
   feed: ChangeFeed;
   streams: ChangeStreams;
   sandboxes?: SandboxViews;
+  /** Applies what other instances appended (a shared Redis): done before a cursor ahead of this instance is judged. */
+  sync?: () => Promise<void>;
 }
 
 /** Whether the request asks for a stream: `Accept: text/event-stream` preferred to JSON. */
@@ -31,14 +36,21 @@ const wantsStream = (ctx: Context) =>
  * (`Last-Event-ID` resumes, as `since` does). See docs/changes.md.
  */
 export function changeRoutes(routes: RouteTable, deps: ChangeRouteDeps): void {
-  routes.get('/api/v1/changes', (ctx) => {
+  routes.get('/api/v1/changes', async (ctx) => {
+    const since = lastEventId(ctx) ?? (typeof ctx.query.since === 'string' ? ctx.query.since : undefined);
+    if (deps.sync && deps.feed.isAhead(since)) await deps.sync().catch(() => undefined);
     const served = servedTo(ctx, deps);
     const query = readFeedQuery(ctx.query, served.catalog, (name) => isSimulationParam(ctx, name));
     const own = readerChanges(deps.sandboxes, (ctx.state as AuthState).account);
     const origin = picturePrefix(served.catalog, () => requestOrigin(ctx, deps.publicUrl));
-    const reader = (): FeedReader => ({ catalog: servedTo(ctx, deps).catalog, own: own(), origin });
+    // A stream reads the catalog as it is at each change, not as it was when it opened.
+    const view = (ctx.state as ViewState).view;
+    const reader = (): FeedReader => ({ catalog: deps.served.seenBy(view).catalog, own: own(), origin });
     ctx.set('Cache-Control', 'no-store');
+    // The fast path replays a remembered 400 only to requests alike in these.
     ctx.vary('Accept');
+    ctx.vary('Last-Event-ID');
+    const student = boardOf(ctx, deps, query);
     if (!wantsStream(ctx)) {
       const { json, link } = feedAnswer(deps.feed, reader(), query, ctx.path);
       if (link) ctx.set('Link', link);
@@ -49,11 +61,34 @@ export function changeRoutes(routes: RouteTable, deps: ChangeRouteDeps): void {
     const resume = lastEventId(ctx);
     const asked = resume === undefined ? query : { ...query, since: resume };
     const caller = (ctx.state as AuthState).account;
-    const who = { address: ctx.ip, ...(caller ? { account: caller.uuid } : {}), reader };
+    const who = {
+      address: ctx.ip,
+      ...(caller ? { account: caller.uuid } : {}),
+      reader,
+      ...(student ? { student } : {}),
+    };
     const cursor = deps.feed.cursorOf(asked.since, own(), resume === undefined ? `Parameter 'since'` : 'Last-Event-ID');
     deps.streams.admit(who);
     deps.streams.start(ctx, cursor, asked, who);
   });
+}
+
+/**
+ * What an ADMIN's stream with `include=sandboxes` (the teacher's board) is told of a student
+ * whose sandbox changed; undefined without it. Refused outside classroom mode (400), to anyone
+ * but an ADMIN (401, 403), and on a page (400: the class is `GET /api/v1/sandboxes`).
+ */
+function boardOf(ctx: Context, deps: ChangeRouteDeps, query: FeedQuery): StreamReader['student'] {
+  if (!query.sandboxes) return undefined;
+  const { sandboxes } = deps;
+  if (!sandboxes) throw new HttpError(400, `Parameter 'include=sandboxes' needs classroom mode (CLASSROOM=on)`);
+  if (!wantsStream(ctx))
+    throw new HttpError(
+      400,
+      `Parameter 'include=sandboxes' is for a stream (Accept: text/event-stream); the class now is GET /api/v1/sandboxes`,
+    );
+  adminOf(ctx, "follows the class's sandboxes");
+  return (account) => sandboxes.studentOf(account);
 }
 
 /** The `Last-Event-ID` a reconnecting client sends (it wins over `since`), or undefined. */

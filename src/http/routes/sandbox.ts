@@ -42,9 +42,22 @@ function callerOf(ctx: Context): Caller {
   return caller;
 }
 
+/** The ADMIN signed in, or the 401 or 403 of anyone else asking for what only an ADMIN does (`what`). */
+export function adminOf(ctx: Context, what: string): Caller {
+  const caller = callerOf(ctx);
+  if (caller.role !== 'ADMIN')
+    throw new HttpError(403, `Account '${caller.username}' is ${caller.role}: only an ADMIN ${what}`);
+  return caller;
+}
+
+/** The minutes of class activity `GET /api/v1/sandboxes` counts writes in (the board's chart). */
+const BOARD_MINUTES = 30;
+
 /**
  * `GET /api/v1/sandbox` (the caller's changes, as `npm run catalog -- changes` lists them),
- * `DELETE /api/v1/sandbox` (resets it) and `DELETE /api/v1/sandboxes` (an ADMIN resets every one).
+ * `DELETE /api/v1/sandbox` (resets it), `GET /api/v1/sandboxes` (an ADMIN sees each student's
+ * writes, last write and last reset, and the class's writes per minute: the teacher's board) and
+ * `DELETE /api/v1/sandboxes` (an ADMIN resets every one).
  *
  * @example
  * sandboxRoutes(routes, sandboxes, 200);
@@ -60,10 +73,13 @@ export function sandboxRoutes(router: RouteTable, sandboxes: Sandboxes, limit: n
     await sandboxes.reset(callerOf(ctx).uuid);
     ctx.status = 204;
   });
+  router.get('/api/v1/sandboxes', (ctx) => {
+    adminOf(ctx, 'sees the class');
+    ctx.set({ 'Content-Type': 'application/json', 'Cache-Control': 'no-store' });
+    ctx.body = JSON.stringify({ students: sandboxes.students(), per_minute: sandboxes.perMinute(BOARD_MINUTES) });
+  });
   router.delete('/api/v1/sandboxes', async (ctx) => {
-    const caller = callerOf(ctx);
-    if (caller.role !== 'ADMIN')
-      throw new HttpError(403, `Account '${caller.username}' is ${caller.role}: only an ADMIN resets every sandbox`);
+    adminOf(ctx, 'resets every sandbox');
     await sandboxes.reset();
     ctx.status = 204;
   });
