@@ -175,6 +175,8 @@ await esbuild.build({
 });
 // The reference page's own files, where src/docs/reference-page.ts looks for them: beside the module.
 cpSync(join(root, 'src', 'docs', 'page'), join(next, 'page'), { recursive: true });
+// The teacher's board, where src/http/board-page.ts looks for it.
+cpSync(join(root, 'src', 'http', 'board'), join(next, 'board'), { recursive: true });
 // GraphiQL with React and its stylesheet, for browsers: one script and one stylesheet the
 // service serves itself (no CDN), beside the page that loads them (src/graphql/graphiql-page.ts).
 // The bundle depends on its page and the installed packages only, so the last one is kept while

@@ -37,6 +37,7 @@ import { serveLoaded } from './served/serve-loaded.ts';
 import { writeRoutes } from './http/routes/writes.ts';
 import { changeRoutes } from './http/routes/changes.ts';
 import { ChangeStreams } from './http/change-streams.ts';
+import { boardRoutes } from './http/board-page.ts';
 import { CatalogWriter } from './http/catalog-writer.ts';
 import { sandboxRoutes, sandboxView } from './http/routes/sandbox.ts';
 import {
@@ -114,7 +115,10 @@ export function createApp(
     ...(feedSync ? { sync: feedSync } : {}),
   });
   if (writer) writeRoutes(routes, routeDeps, writer);
-  if (writer?.sandboxes) sandboxRoutes(routes, writer.sandboxes, config.SANDBOX_WRITES);
+  if (writer?.sandboxes) {
+    sandboxRoutes(routes, writer.sandboxes, config.SANDBOX_WRITES);
+    boardRoutes(routes, cacheControl);
+  }
   accountRoutes(routes, accounts, limits && signInGuard(limits));
   docsRoutes(routes, {
     served,

@@ -147,7 +147,7 @@ const op: fc.Arbitrary<Op> = fc.oneof(
 
 /** The operations, with the one export placed among them and the restart that follows it `after` operations later. */
 const scenario = fc
-  .record({ ops: fc.array(op, { minLength: 1, maxLength: 28 }), at: fc.nat(28), after: fc.nat(2) })
+  .record({ ops: fc.array(op, { minLength: 1, maxLength: 40, size: 'max' }), at: fc.nat(40), after: fc.nat(2) })
   .map(({ ops, at, after }) => {
     const place = Math.min(at, ops.length);
     const all: Op[] = [...ops.slice(0, place), { k: 'export' }, ...ops.slice(place)];

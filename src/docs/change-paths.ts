@@ -82,7 +82,11 @@ export function changePaths(): Record<string, Json> {
             { type: 'integer', minimum: 1 },
           ),
           parameter('family', 'Only changes of these families, comma-separated', { type: 'string' }),
-          parameter('include', '`records`: each change with what its `href` answers now', { enum: ['records'] }),
+          parameter(
+            'include',
+            '`records`: each change with what its `href` answers now; `sandboxes` (classroom mode, an ADMIN, a stream): also an `event: sandbox` with a student\'s summary each time its sandbox changes (the teacher\'s board). Comma-separated',
+            { type: 'string' },
+          ),
           parameter('language', 'The language of the records `include=records` adds', { type: 'string' }),
           {
             name: 'Last-Event-ID',
@@ -100,6 +104,7 @@ export function changePaths(): Record<string, Json> {
               'text/event-stream': { schema: { type: 'string' } },
             },
           },
+          403: errorResponse('`include=sandboxes` asked by an account that is not an ADMIN'),
           410: errorResponse(
             'The cursor cannot be resumed: the changes after it are no longer kept (an export folded them into the data files) or it is of another catalog. Read the catalog again from scratch, then follow the feed from `Catalog-Version`',
           ),
