@@ -1,7 +1,9 @@
 // npm run bench [-- --data DIR] [--quick] [--rounds N] [--seconds S] [--connections C] [--only NAME] [--pin]
-// Our server against a node:http baseline replaying its bytes and against json-server; then hostile GraphQL beside REST reads.
+// Our server against a node:http baseline replaying its bytes and against json-server; then hostile GraphQL beside REST reads;
+// then the change feed: a write reaching 1,000 streams, idle streams' memory and reads beside them, a feed page's CPU.
 import { parseArgs } from 'node:util';
 import { recordSection } from './bench/document.ts';
+import { changeFeedTable, measureChangeFeed } from './bench/changes.ts';
 import { measureHostile } from './bench/hostile.ts';
 import { hostileTable, throughputTable } from './bench/report.ts';
 import { measureThroughput } from './bench/throughput.ts';
@@ -44,7 +46,8 @@ const hostile =
   ['hostile GraphQL: CPU per 490-field query', 'hostile GraphQL: REST beside it'].some((name) =>
     name.includes(values.only!),
   );
-if (rows.length === 0 && !hostile) {
+const feed = !values.only || 'change feed'.includes(values.only);
+if (rows.length === 0 && !hostile && !feed) {
   console.error(`no scenario's name holds '${values.only}'`);
   process.exit(1);
 }
@@ -58,6 +61,20 @@ if (hostile)
       await measureHostile({ dataDir: values.data!, rounds: Math.max(rounds, 3), seconds, connections, pin, progress }),
     ),
   );
+if (feed) {
+  const feedRow = await measureChangeFeed({
+    streams: 1000,
+    writes: quick ? 5 : 30,
+    rounds: Math.max(rounds, quick ? 1 : 3),
+    seconds,
+    connections,
+    progress,
+  });
+  const feedText = `${changeFeedTable(feedRow)}\n\nThe streams read \`since=now\` from one client process; a write is a PATCH of one actor, timed from its whole answer to its event on the last stream; ${feedRow.streams} streams, ${quick ? 5 : 30} writes, reads by uuid with ${connections} connections, ${seconds} s each way per round, medians.`;
+  parts.push(feedText);
+  // Its own section, written by a full run of it alone too (--only "change feed").
+  if (!quick) await recordSection('change-feed', 'Change feed (npm run bench)', feedText);
+}
 const text = parts.join('\n\n');
 console.log(text);
 // A partial run (--only) prints its rows and leaves BENCHMARKS.md as it is.

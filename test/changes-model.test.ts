@@ -980,6 +980,34 @@ test("a student's Catalog-Version is the version its change feed answers, and ne
   );
 });
 
+test("a student's write shows in its feed even when the feed was read since its previous write", async () => {
+  // The smallest case the first property shrinks to: two sandbox writes, the feed read between them.
+  const run = new Run({ studentVersions: false });
+  await run.open();
+  try {
+    const [ana] = STUDENTS;
+    const query = { limit: 100, records: false, language: LANGUAGE };
+    const actions = () =>
+      readFeed(run.feed, run.sandboxes.ownChanges(ana!.uuid), query).page.changes.flatMap((change) =>
+        change.sandbox
+          ? [`${change.action} ${change.family} ${change.uuid}${change.language ? ` ${change.language}` : ''}`]
+          : [],
+      );
+    const create = (name: string) =>
+      run.sandboxes.write({
+        caller: ana!,
+        request: 'POST /api/v1/soundtracks',
+        stage: (draft) => createRecord(draft, 'soundtracks', { name }),
+      });
+    const first = await create('Song of ana');
+    assert.equal(actions(), [`created soundtracks ${first.uuid}`]);
+    const second = await create('Another song of ana');
+    assert.equal(actions(), [`created soundtracks ${first.uuid}`, `created soundtracks ${second.uuid}`]);
+  } finally {
+    run.close();
+  }
+});
+
 test('after a reset, following the feed from the Catalog-Version a student reads does not show the reset again', async () => {
   // The smallest case the property above shrinks to: one sandbox write, then its reset.
   const run = new Run({ studentVersions: true });

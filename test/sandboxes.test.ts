@@ -105,7 +105,18 @@ test('30 students write at once (REST and GraphQL): each reads its own changes, 
     assert.is((await caller(app, admin)('DELETE', '/api/v1/sandboxes')).status, 204);
     assert.is((await read(app, `/api/v1/locations/${uuids[1]}`, tokens[1])).status, 404);
     const file = await readFile(join(dir, 'sandboxes.json'), 'utf8');
-    assert.is(file.trim().split('\n').length, 1, 'only the header is left');
+    // What is left: the header, and each student's reset (which its change feed shows), no write.
+    const left = file
+      .trim()
+      .split('\n')
+      .slice(1)
+      .map((line) => JSON.parse(line) as Json);
+    assert.ok(
+      left.every(
+        (write) => (write.mark as Json | undefined)?.reset === 'reset' && (write.changes as unknown[]).length === 0,
+      ),
+    );
+    assert.is(new Set(left.map((write) => (write.account as Json).uuid)).size, left.length, 'one reset each');
   } finally {
     await app.close();
   }
@@ -160,9 +171,13 @@ test("the fast path never gives a student's sandboxed answer to anyone else, nor
     const query = `/api/graphql?query=${encodeURIComponent(`{ location(uuid: "${String(first.uuid)}") { name } }`)}`;
     for (let n = 0; n < 3; n++) {
       const own = await read(app, query, student);
-      assert.equal(own.body, { data: { location: { name: 'Only in my sandbox' } } });
+      assert.equal((own.body as Json).data, { location: { name: 'Only in my sandbox' } });
       assert.is(own.headers.get('Cache-Control'), 'private, no-cache');
-      assert.equal((await read(app, query)).body, { data: { location: { name: first.name } } });
+      // Each names the data version it read: the student's names its sandbox.
+      assert.is(((own.body as Json).extensions as Json).catalog_version, own.headers.get('Catalog-Version'));
+      const shared = await read(app, query);
+      assert.equal((shared.body as Json).data, { location: { name: first.name } });
+      assert.is.not(((shared.body as Json).extensions as Json).catalog_version, own.headers.get('Catalog-Version'));
     }
     // ETags: the student's If-None-Match of the shared answer is not its answer, and its own is a 304 for it alone.
     const shared = await read(app, path);

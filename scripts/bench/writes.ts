@@ -56,10 +56,11 @@ export interface UnderWritesFigures {
   ratio: number;
 }
 
-/** The compiled server as deployed (limits on, writes on) on `dataDir`, with a MAINTAINER token. */
-async function curatedServer(
+/** The compiled server as deployed (limits on, writes on) on `dataDir`, with a MAINTAINER token; `extra` adds to its environment. */
+export async function curatedServer(
   dataDir: string | undefined,
   progress: (line: string) => void,
+  extra: Record<string, string> = {},
 ): Promise<{ server: Child; base: string; token: string; folder: string }> {
   const folder = await mkdtemp(join(tmpdir(), 'bench-writes-'));
   const env = {
@@ -67,6 +68,7 @@ async function curatedServer(
     ...(dataDir ? { DATA_DIR: dataDir } : {}),
     RATE_LIMIT_MAINTAINER: '100000000',
     RATE_LIMIT_ANONYMOUS: '1000000000',
+    ...extra,
   };
   progress('creating a MAINTAINER account');
   // As `npm run accounts -- create --role MAINTAINER` does it, straight into the server's file.

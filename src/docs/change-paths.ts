@@ -84,7 +84,7 @@ export function changePaths(): Record<string, Json> {
           parameter('family', 'Only changes of these families, comma-separated', { type: 'string' }),
           parameter(
             'include',
-            '`records`: each change with what its `href` answers now; `sandboxes` (classroom mode, an ADMIN, a stream): also an `event: sandbox` with a student\'s summary each time its sandbox changes (the teacher\'s board). Comma-separated',
+            "`records`: each change with what its `href` answers now; `sandboxes` (classroom mode, an ADMIN, a stream): also an `event: sandbox` with a student's summary each time its sandbox changes (the teacher's board). Comma-separated",
             { type: 'string' },
           ),
           parameter('language', 'The language of the records `include=records` adds', { type: 'string' }),

@@ -65,6 +65,8 @@ export class SandboxIndex {
       this.#bytes += SANDBOX_CACHE_BYTES;
     }
     sandbox.writes.push(write);
+    // Its feed's changes were listed without this write.
+    sandbox.feed = undefined;
     // Idle since its last write, across a restart; a read counts as use too (Sandboxes.viewOf).
     sandbox.usedAt = Math.max(sandbox.usedAt, Date.parse(write.at) || Date.now());
     const bytes = writeBytes(write);

@@ -73,11 +73,12 @@ export class SandboxViews {
   }
 
   /**
-   * Whether `caller`'s reads are answered from its sandbox: it has one and is no curator (an
-   * account promoted to MAINTAINER reads and writes the shared catalog, its sandbox kept).
+   * Whether `caller`'s reads are answered from its own view: it has a sandbox, or one was reset
+   * (its data version names the reset), and is no curator (an account promoted to MAINTAINER
+   * reads and writes the shared catalog, its sandbox kept).
    */
   readsOwn(caller: Caller): boolean {
-    return !curates(caller.role) && this.holds(caller.uuid);
+    return !curates(caller.role) && (this.holds(caller.uuid) || this.index.resets.has(caller.uuid));
   }
 
   /** The catalog `account` reads as last built for the shared catalog now: unlike `viewOf`, not a use, and nothing is built. */
@@ -86,10 +87,13 @@ export class SandboxViews {
     return view?.base === this.served.shared.catalog ? view.served : undefined;
   }
 
-  /** The catalog `account` reads: its sandbox's, or undefined for the shared one. */
+  /** The catalog `account` reads: its sandbox's (after a reset, the shared one at its own version), or undefined for the shared one. */
   viewOf(account: string): Served | undefined {
     const sandbox = this.index.get(account);
-    if (!sandbox) return undefined;
+    if (!sandbox) {
+      // Reset since its last write: the shared catalog, named at the account's place after the reset, as its feed says.
+      return this.index.resets.has(account) ? { ...this.served.shared, version: this.versionOf(account) } : undefined;
+    }
     sandbox.usedAt = this.now();
     const base = this.served.shared.catalog;
     if (sandbox.view?.base !== base) {
