@@ -6,6 +6,7 @@
 // run theirs (see scripts/dev.ts): the server runs in this process, which npm's signals reach.
 // `npm run classroom -- reset` empties every sandbox (the sandboxes file, under its lock, or with
 // ACCOUNTS_STORE=redis the accounts' Redis, in one step); running servers notice within a second.
+import { resetEverySandbox } from '../src/catalog-writes/sandbox-resets.ts';
 import { readConfig } from '../src/config/env.ts';
 import { createLogger } from '../src/config/logger.ts';
 import { openSandboxesStore, sandboxPlace } from '../src/parts.ts';
@@ -27,11 +28,9 @@ if (command === 'reset') {
   const log = createLogger({ level: 'warn', format: 'text' });
   try {
     const store = await openSandboxesStore(settings.config, log);
-    // By number: a store may read its writes again before it drops them (Redis, when one was appended meanwhile).
-    const dropped = new Set<number>();
-    await store.drop((write) => dropped.add(write.seq).has(write.seq));
+    const dropped = await resetEverySandbox(store);
     store.close();
-    console.log(`every sandbox reset: ${dropped.size} write(s) dropped from ${sandboxPlace(settings.config)}`);
+    console.log(`every sandbox reset: ${dropped} write(s) dropped from ${sandboxPlace(settings.config)}`);
   } catch (error) {
     console.error((error as Error).message);
     process.exit(1);

@@ -128,7 +128,7 @@ test('a created episode is answered as a GET answers it, joins its season and is
   const graphql = await app.get(
     `/api/graphql?query=${encodeURIComponent(`{ episode(uuid: "${made.body.uuid}") { title } }`)}`,
   );
-  assert.equal(await graphql.json(), { data: { episode: { title: 'Harbour Lights Return' } } });
+  assert.equal(((await graphql.json()) as { data: unknown }).data, { episode: { title: 'Harbour Lights Return' } });
 });
 
 test("a POST naming the server's fields is a 400 naming them; every other problem is named at once", async () => {

@@ -209,7 +209,7 @@ test("a student's sandboxed answer is never replayed to others, nor the shared o
     for (let n = 0; n < 4; n++) {
       const own = await post(body, as(student), { on: classroom });
       assert.not.ok(byFastPath(own));
-      assert.equal(JSON.parse(own.body), { data: { location: { name: 'Only in my sandbox' } } });
+      assert.equal(JSON.parse(own.body).data, { location: { name: 'Only in my sandbox' } });
       assert.is(headersOf(own)['cache-control'], 'private, no-cache');
       for (const token of [undefined, other])
         assert.is((await post(body, as(token), { on: classroom })).body, shared.body);

@@ -50,6 +50,7 @@ test('/api describes the service with string fields only', async () => {
     'api_base_url',
     'license',
     'license_url',
+    'data_version',
   ];
   assert.equal(Object.keys(info).sort(), [...keys].sort());
   for (const key of keys) assert.type(info[key], 'string', key);

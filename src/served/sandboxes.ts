@@ -1,4 +1,5 @@
-import { resetMarks, type Appended, type OverlayWrite, type SandboxStore } from '../catalog-writes/store.ts';
+import type { Appended, SandboxStore } from '../catalog-writes/store.ts';
+import { markResets } from '../catalog-writes/sandbox-resets.ts';
 import type { WriteOutcome } from '../catalog/edit/operations.ts';
 import type { Logger } from '../config/logger.ts';
 import { HttpError } from '../lib/http-error.ts';
@@ -267,28 +268,10 @@ export class Sandboxes extends SandboxViews {
     if (!last.size) return 0;
     await this.store.drop((write) => write.seq <= (last.get(write.account.uuid) ?? 0));
     for (const account of last.keys()) this.index.remove(account);
-    await this.#noteResets(resetMarks(owners, reason, new Date(this.now()).toISOString()));
+    const marks = await markResets(this.store, owners, reason, this.#seq, new Date(this.now()).toISOString());
+    this.#seq = marks.at(-1)!.seq;
+    for (const mark of marks) this.index.resets.set(mark.account.uuid, mark);
     for (const account of last.keys()) this.feed.notify(account);
     return last.size;
-  }
-
-  /** Appends `marks` (after whatever other instances appended meanwhile), noting each as its account's last reset. */
-  async #noteResets(marks: Omit<OverlayWrite, 'seq'>[]): Promise<void> {
-    for (let tries = 1; ; tries++) {
-      const appended = await this.store.appendAll(marks, this.#seq);
-      if (!('behind' in appended)) {
-        this.#seq = appended.seq;
-        const first = appended.seq - marks.length + 1;
-        marks.forEach((mark, at) => this.index.resets.set(mark.account.uuid, { ...mark, seq: first + at }));
-        return;
-      }
-      this.#seq = await this.store.end();
-      if (tries === WRITE_TRIES)
-        throw new HttpError(
-          503,
-          'The sandboxes kept being changed by other instances meanwhile: the reset was made, its mark was not kept',
-          { 'Retry-After': '1' },
-        );
-    }
   }
 }
