@@ -1,16 +1,13 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdir, mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { request } from 'node:http';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { Redis } from 'ioredis';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { freePort } from '../scripts/bench/ports.ts';
-// The type names what this suite's nginx does; the import also tells test/run.ts that the suite needs nginx.
-import type { Nginx } from '../scripts/lib/nginx.ts';
+import { Nginx } from '../scripts/lib/nginx.ts';
 import { RedisServer } from '../scripts/lib/redis-server.ts';
 import { get, post } from './helpers/accounts-app.ts';
 import { tempDir, TEST_ENV } from './helpers/http.ts';
@@ -23,87 +20,20 @@ import { listeningUrl, ROOT, runScript, startServer } from './helpers/spawn.ts';
 // stream must resume on any instance from its last event's id.
 
 /**
- * nginx running docs/deploy/nginx-replicas.conf as shipped, but for two lines: the compose
- * service's address (`server replica:3000;`) becomes the instances' ports, and `listen 80;` a
- * free loopback port. The rest of nginx.conf is the least nginx needs to run unprivileged.
+ * docs/deploy/nginx-replicas.conf as shipped, but for two lines: the compose service's address
+ * (`server replica:3000;`) becomes the instances' ports, and `listen 80;` a free loopback port.
  */
-class ShippedNginx implements Pick<Nginx, 'port' | 'url' | 'start' | 'stop'> {
-  private child?: ChildProcess;
-  private output = '';
-
-  constructor(
-    readonly port: number,
-    private readonly upstreams: number[],
-  ) {}
-
-  get url(): string {
-    return `http://127.0.0.1:${this.port}`;
-  }
-
-  async start(): Promise<void> {
-    const example = await readFile(join(ROOT, 'docs/deploy/nginx-replicas.conf'), 'utf8');
-    const replaced = (text: string, line: RegExp, by: string) => {
-      assert.is(text.match(new RegExp(line, 'gm'))?.length, 1, `the example has one line ${line}`);
-      return text.replace(line, by);
-    };
-    const site = replaced(
-      replaced(
-        example,
-        /^( *)server replica:3000;$/m,
-        this.upstreams.map((port) => `$1server 127.0.0.1:${port};`).join('\n'),
-      ),
-      /^( *)listen 80;$/m,
-      `$1listen 127.0.0.1:${this.port};`,
-    );
-    const prefix = await mkdtemp(join(tmpdir(), 'nginx-example-'));
-    await mkdir(join(prefix, 'logs'), { recursive: true });
-    await writeFile(join(prefix, 'site.conf'), site);
-    await writeFile(
-      join(prefix, 'nginx.conf'),
-      `worker_processes 1;
-error_log ${prefix}/logs/error.log warn;
-pid ${prefix}/nginx.pid;
-events { worker_connections 1024; }
-http {
-  access_log off;
-  client_body_temp_path ${prefix}/body;
-  proxy_temp_path ${prefix}/proxy;
-  fastcgi_temp_path ${prefix}/fastcgi;
-  uwsgi_temp_path ${prefix}/uwsgi;
-  scgi_temp_path ${prefix}/scgi;
-  include ${prefix}/site.conf;
-}
-`,
-    );
-    const child = spawn('nginx', ['-p', prefix, '-c', join(prefix, 'nginx.conf'), '-g', 'daemon off;'], {
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    this.child = child;
-    child.stdout!.on('data', (chunk) => (this.output += chunk));
-    child.stderr!.on('data', (chunk) => (this.output += chunk));
-    child.once(
-      'error',
-      (error) => (this.output += `nginx could not start (${error.message}); apt-get install -y nginx`),
-    );
-    for (let i = 0; i < 200; i++) {
-      if (child.exitCode !== null) throw new Error(`nginx exited: ${this.output}`);
-      try {
-        await fetch(`${this.url}/api/ping`);
-        return;
-      } catch {
-        await new Promise((resolve) => setTimeout(resolve, 50));
-      }
-    }
-    throw new Error(`nginx did not start: ${this.output}`);
-  }
-
-  /** Stops at once (SIGTERM): a graceful SIGQUIT would wait for every stream still open. */
-  async stop(): Promise<void> {
-    const child = this.child;
-    if (!child || child.exitCode !== null || child.signalCode !== null) return;
-    child.kill('SIGTERM');
-    await once(child, 'exit');
-  }
+async function shippedSite(port: number, upstreams: number[]): Promise<string> {
+  const example = await readFile(join(ROOT, 'docs/deploy/nginx-replicas.conf'), 'utf8');
+  const replaced = (text: string, line: RegExp, by: string) => {
+    assert.is(text.match(new RegExp(line, 'gm'))?.length, 1, `the example has one line ${line}`);
+    return text.replace(line, by);
+  };
+  return replaced(
+    replaced(example, /^( *)server replica:3000;$/m, upstreams.map((up) => `$1server 127.0.0.1:${up};`).join('\n')),
+    /^( *)listen 80;$/m,
+    `$1listen 127.0.0.1:${port};`,
+  );
 }
 
 const redis = new RedisServer(await freePort(), await tempDir());
@@ -126,7 +56,7 @@ type Family = (typeof FAMILIES)[number];
 /** Every process this suite started, stopped at the end or as soon as the setup fails. */
 const servers: ReturnType<typeof startServer>[] = [];
 const unused = await tempDir();
-let nginx: ShippedNginx | undefined;
+let nginx: Nginx | undefined;
 async function stopAll(): Promise<void> {
   await nginx?.stop();
   for (const { child } of servers)
@@ -156,10 +86,10 @@ async function setUp(): Promise<{
     if (one.status === 'rejected') throw one.reason;
     return one.value;
   });
-  nginx = new ShippedNginx(
-    await freePort(),
-    instances.map((i) => i.port),
-  );
+  const port = await freePort();
+  const upstreams = instances.map((i) => i.port);
+  // SIGTERM: a graceful stop would wait for every stream still open.
+  nginx = new Nginx(port, upstreams, { site: await shippedSite(port, upstreams), stopSignal: 'SIGTERM' });
   await nginx.start();
   const curator = await runScript(
     'scripts/accounts.ts',

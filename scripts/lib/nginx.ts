@@ -4,10 +4,19 @@ import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { tmpdir } from 'node:os';
 
+/** How an nginx of this file is run: its site (the `upstream` and `server` blocks), and how it stops. */
+export interface NginxOptions {
+  /** The site's configuration; by default a round-robin balancer over the upstreams on `port`. */
+  site?: string;
+  /** SIGQUIT (the default) lets open requests finish; SIGTERM stops at once (streams never finish). */
+  stopSignal?: 'SIGQUIT' | 'SIGTERM';
+}
+
 /**
  * A real nginx (Debian package; `.ci/run` installs it) as a round-robin load balancer in
  * front of `upstreams`, on `port`, appending the client's address to X-Forwarded-For as the
- * example in docs/deploy/nginx.conf does: for the cluster test and benchmark.
+ * example in docs/deploy/nginx.conf does (or running the site `options` gives): for the cluster
+ * tests and benchmarks.
  */
 export class Nginx {
   private child?: ChildProcess;
@@ -16,27 +25,16 @@ export class Nginx {
   constructor(
     readonly port: number,
     private readonly upstreams: number[],
+    private readonly options: NginxOptions = {},
   ) {}
 
   get url(): string {
     return `http://127.0.0.1:${this.port}`;
   }
 
-  async start(): Promise<void> {
-    const prefix = await mkdtemp(join(tmpdir(), 'nginx-'));
-    await mkdir(join(prefix, 'logs'), { recursive: true });
-    const config = `
-worker_processes 1;
-error_log ${prefix}/logs/error.log warn;
-pid ${prefix}/nginx.pid;
-events { worker_connections 4096; }
-http {
-  access_log off;
-  client_body_temp_path ${prefix}/body;
-  proxy_temp_path ${prefix}/proxy;
-  fastcgi_temp_path ${prefix}/fastcgi;
-  uwsgi_temp_path ${prefix}/uwsgi;
-  scgi_temp_path ${prefix}/scgi;
+  /** The default site: the upstreams behind one location that proxies everything. */
+  private defaultSite(): string {
+    return `
   upstream catalog {
 ${this.upstreams.map((port) => `    server 127.0.0.1:${port} max_fails=0;`).join('\n')}
     keepalive 64;
@@ -52,6 +50,26 @@ ${this.upstreams.map((port) => `    server 127.0.0.1:${port} max_fails=0;`).join
       proxy_next_upstream error timeout;
     }
   }
+`;
+  }
+
+  async start(): Promise<void> {
+    const prefix = await mkdtemp(join(tmpdir(), 'nginx-'));
+    await mkdir(join(prefix, 'logs'), { recursive: true });
+    await writeFile(join(prefix, 'site.conf'), this.options.site ?? this.defaultSite());
+    const config = `
+worker_processes 1;
+error_log ${prefix}/logs/error.log warn;
+pid ${prefix}/nginx.pid;
+events { worker_connections 4096; }
+http {
+  access_log off;
+  client_body_temp_path ${prefix}/body;
+  proxy_temp_path ${prefix}/proxy;
+  fastcgi_temp_path ${prefix}/fastcgi;
+  uwsgi_temp_path ${prefix}/uwsgi;
+  scgi_temp_path ${prefix}/scgi;
+  include ${prefix}/site.conf;
 }
 `;
     await writeFile(join(prefix, 'nginx.conf'), config);
@@ -79,8 +97,8 @@ ${this.upstreams.map((port) => `    server 127.0.0.1:${port} max_fails=0;`).join
 
   async stop(): Promise<void> {
     const child = this.child;
-    if (!child || child.exitCode !== null) return;
-    child.kill('SIGQUIT');
+    if (!child || child.exitCode !== null || child.signalCode !== null) return;
+    child.kill(this.options.stopSignal ?? 'SIGQUIT');
     await once(child, 'exit');
   }
 }
