@@ -129,7 +129,8 @@ export class ChangeStreams {
     out.once('close', closed);
     out.write(`retry: 2000\n: changes after ${query.since ?? 'the first kept'}\n\n`);
     this.#send(stream);
-    this.#heartbeat ??= setInterval(() => this.#beat(), this.options.heartbeatMs);
+    // Unref'd: the listening server keeps the process alive, not this timer.
+    this.#heartbeat ??= setInterval(() => this.#beat(), this.options.heartbeatMs).unref();
   }
 
   /** Ends every stream with a last event (the server is stopping). */

@@ -17,7 +17,8 @@ export function servedOf(catalog: Catalog, version: string, cacheBytes: number, 
   return {
     catalog,
     version,
-    cache: new ResponseCache(cacheBytes, catalog.version, previous?.cache),
+    // Named by both: the fast path replays an answer (its Catalog-Version included) only while both hold.
+    cache: new ResponseCache(cacheBytes, `${catalog.version} ${version}`, previous?.cache),
     pictures: new ServedPictures(catalog),
   };
 }
