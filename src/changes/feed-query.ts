@@ -49,10 +49,11 @@ export function readFeedQuery(
   }
   const since = once<string>('since', query.since);
   const limitText = once<string>('limit', query.limit);
-  if (limitText !== undefined && !/^[1-9]\d{0,8}$/.test(limitText))
+  // Any length of digits: a larger number is served as MAX_LIMIT, however many digits it has.
+  if (limitText !== undefined && !/^[1-9]\d*$/.test(limitText))
     throw new HttpError(
       400,
-      `Parameter 'limit' must be a whole number from 1 to ${MAX_LIMIT} (got '${limitText.slice(0, 40)}')`,
+      `Parameter 'limit' must be a whole number from 1 (larger than ${MAX_LIMIT} is served as ${MAX_LIMIT}); got '${limitText.slice(0, 40)}'`,
     );
   const familyText = once<string>('family', query.family);
   const families = familyText === undefined ? undefined : new Set(familyText.split(',').map(familyNamed));
