@@ -1,9 +1,11 @@
 // npm run bench [-- --data DIR] [--quick] [--rounds N] [--seconds S] [--connections C] [--only NAME] [--pin]
 // Our server against a node:http baseline replaying its bytes and against json-server; then hostile GraphQL beside REST reads;
-// then the change feed: a write reaching 1,000 streams, idle streams' memory and reads beside them, a feed page's CPU.
+// then the change feed: a write reaching 1,000 streams, idle streams' memory and reads beside them, a feed page's CPU;
+// then the server CPU of a CSV page against the same JSON page.
 import { parseArgs } from 'node:util';
 import { recordSection } from './bench/document.ts';
 import { changeFeedTable, measureChangeFeed } from './bench/changes.ts';
+import { csvTable, measureCsv } from './bench/csv.ts';
 import { measureHostile } from './bench/hostile.ts';
 import { hostileTable, throughputTable } from './bench/report.ts';
 import { measureThroughput } from './bench/throughput.ts';
@@ -47,7 +49,8 @@ const hostile =
     name.includes(values.only!),
   );
 const feed = !values.only || 'change feed'.includes(values.only);
-if (rows.length === 0 && !hostile && !feed) {
+const csv = !values.only || 'csv page'.includes(values.only);
+if (rows.length === 0 && !hostile && !feed && !csv) {
   console.error(`no scenario's name holds '${values.only}'`);
   process.exit(1);
 }
@@ -74,6 +77,12 @@ if (feed) {
   parts.push(feedText);
   // Its own section, written by a full run of it alone too (--only "change feed").
   if (!quick) await recordSection('change-feed', 'Change feed (npm run bench)', feedText);
+}
+if (csv) {
+  const csvRow = await measureCsv({ rounds: Math.max(rounds, 3), seconds, workDir: 'var/bench', progress });
+  const csvText = `${csvTable(csvRow)}\n\nThe compiled server on a generated catalog of 10,000 records, its response cache off so that each request builds its page (\`/api/v1/actors?size=100&page=3\`, with \`&format=csv\` for CSV); 4 connections, ${seconds} s per format per round, ${csvRow.rounds} rounds taken in turn, medians.`;
+  parts.push(csvText);
+  if (!quick) await recordSection('csv', 'CSV page (npm run bench)', csvText);
 }
 const text = parts.join('\n\n');
 console.log(text);

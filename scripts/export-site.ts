@@ -88,6 +88,7 @@ try {
     base: address.base,
     cacheSeconds: config.CACHE_MAX_AGE,
     maxPageSize: config.MAX_PAGE_SIZE,
+    maxCsvRows: config.CSV_MAX_ROWS,
     about: PACKAGE,
     graphql: {
       limits: graphqlLimits(config),

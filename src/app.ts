@@ -89,6 +89,7 @@ export function createApp(
     about: PACKAGE,
     cacheSeconds: config.CACHE_MAX_AGE,
     maxPageSize: config.MAX_PAGE_SIZE,
+    maxCsvRows: config.CSV_MAX_ROWS,
     ...(config.PUBLIC_URL ? { publicUrl: config.PUBLIC_URL } : {}),
   };
   const writer = curator && new CatalogWriter({ ...routeDeps, curator, ...(sandboxes ? { sandboxes } : {}) });
@@ -125,6 +126,7 @@ export function createApp(
     cacheControl,
     defaultLanguage: config.DEFAULT_LANGUAGE,
     maxPageSize: config.MAX_PAGE_SIZE,
+    maxCsvRows: config.CSV_MAX_ROWS,
     writes: writer !== undefined,
     sandboxes: writer?.sandboxes !== undefined,
     simulation: config.SIMULATE,

@@ -30,6 +30,11 @@ async function conforms(
   }
   const text = await response.text();
   const type = response.headers.get('content-type') ?? '';
+  // Any other answer is of a type its operation names, where it names types (pictures, pages and CSV).
+  const declared = Object.keys((answer!.content ?? {}) as Json);
+  const media = type.split(';')[0]!.trim();
+  const named = [media, `${media.split('/')[0]}/*`, '*/*'].some((type) => declared.includes(type));
+  if (declared.length) assert.ok(named, `${where} answers ${media}, not among ${declared.join(', ')}`);
   if (!type.startsWith('application/json')) return { response, body: text };
   const body = JSON.parse(text) as unknown;
   const schema = answer!.content?.['application/json']?.schema as Json | undefined;
@@ -73,6 +78,21 @@ test('lists with filters, sort, paging and a language conform, in every language
       await conforms(server, 'GET', `/api/v1/${family}`, `/api/v1/${family}?language=${language}&size=50`);
     await conforms(server, 'GET', '/api/v1/overview', `/api/v1/overview?language=${language}`);
   }
+});
+
+test('every list in CSV conforms, asked by format=csv or by Accept, a page and a streamed whole list', async () => {
+  for (const family of ['actors', 'characters', 'episodes', 'seasons', 'locations', 'soundtracks', 'games']) {
+    const csv = await conforms(server, 'GET', `/api/v1/${family}`, `/api/v1/${family}?format=csv&size=3&page=2`);
+    assert.match(String(csv.response.headers.get('content-type')), 'text/csv', family);
+    const whole = await conforms(server, 'GET', `/api/v1/${family}`, `/api/v1/${family}?format=csv&size=5000`);
+    assert.is(whole.response.headers.get('etag'), null, `${family}: a streamed list has no ETag`);
+    const accepted = await conforms(server, 'GET', `/api/v1/${family}`, `/api/v1/${family}?size=2`, {
+      headers: { Accept: 'text/csv' },
+    });
+    assert.match(String(accepted.response.headers.get('vary')), 'Accept', family);
+  }
+  const refused = await conforms(server, 'GET', '/api/v1/actors', '/api/v1/actors?format=xlsx');
+  assert.is(refused.response.status, 400);
 });
 
 test('error answers are documented for their operation and have the Error shape', async () => {

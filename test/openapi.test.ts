@@ -88,7 +88,7 @@ test('operation ids are unique and every path parameter is declared', () => {
   }
 });
 
-test('each family list has paging, sort, order, its language, search, shape and one typed filter per field', () => {
+test('each family list has paging, sort, order, format, its language, search, shape and one typed filter per field', () => {
   for (const family of FAMILIES.values()) {
     if (family.name === 'overview') continue;
     const parameters = operation(resolved, 'GET', `/api/v1/${family.name}`).parameters as Json[];
@@ -99,6 +99,7 @@ test('each family list has paging, sort, order, its language, search, shape and 
       'size',
       'sort',
       'order',
+      'format',
       ...(family.translation ? ['language', 'Accept-Language'] : []),
       'q',
       ...shape,

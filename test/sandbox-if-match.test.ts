@@ -43,7 +43,15 @@ test("If-Match of a sandbox write in a batch begun by another student's: checked
     log,
     feed,
   );
-  const writer = new CatalogWriter({ served, about: PACKAGE, cacheSeconds: 60, maxPageSize: 50, curator, sandboxes });
+  const writer = new CatalogWriter({
+    served,
+    about: PACKAGE,
+    cacheSeconds: 60,
+    maxPageSize: 50,
+    maxCsvRows: 1000,
+    curator,
+    sandboxes,
+  });
   const [ana, bia] = [student('ana'), student('bia')];
   const call = (caller: Caller, ifMatch?: string) => ({ caller, request: 'PATCH', origin: ORIGIN, ifMatch });
   try {

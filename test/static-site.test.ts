@@ -84,6 +84,14 @@ test('every read route of the OpenAPI document, then generated reads: the worker
     ...gets.filter((path) => path !== '/api/openapi.json').map((template) => ({ path: fill(template) })),
     ...recordRequests(catalog),
     ...listRequests(catalog, 300),
+    // Every list in CSV: a cached page by parameter, a page by Accept, and a whole list streamed.
+    ...[...catalog.stores.keys()]
+      .filter((name) => name !== 'overview')
+      .flatMap((name) => [
+        { path: `/api/v1/${name}?format=csv&size=7&language=pt-BR` },
+        { path: `/api/v1/${name}?size=3&page=2`, headers: { accept: 'text/csv' } },
+        { path: `/api/v1/${name}?format=csv&size=1000&sort=created_at,desc` },
+      ]),
     // Drawn pictures, drawn by the worker: the same bytes, type, policy and ETag.
     ...[...catalog.stores.values()].flatMap((store) =>
       store.records.slice(0, 3).flatMap((record) => pictureReferences(record).map(({ path }) => ({ path }))),

@@ -47,6 +47,12 @@ export const VARIABLES = {
     description: 'Largest `size` a list answers with; larger requests are clamped',
     parse: integer(1, 1000),
   },
+  CSV_MAX_ROWS: {
+    default: '100000',
+    description:
+      'Largest `size` a list answers in CSV (`?format=csv`); pages above `MAX_PAGE_SIZE` are streamed, not cached',
+    parse: integer(1, 10000000),
+  },
   CACHE_MAX_AGE: {
     default: '300',
     description: 'Seconds browsers and proxies may reuse a catalog response (`Cache-Control: max-age`)',

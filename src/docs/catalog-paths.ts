@@ -1,7 +1,7 @@
 import { FAMILIES, type Family, type FamilyName } from '../catalog/families.ts';
 import { familyPath } from '../catalog/href.ts';
 import { listParameters, parameter, shapeParameters, uuidParameter } from './parameters.ts';
-import { ALWAYS, CACHED, errorResponse, PAGE_HEADERS, response, success } from './responses.ts';
+import { ALWAYS, CACHED, errorResponse, headerRefs, PAGE_HEADERS, response, success } from './responses.ts';
 import { componentName, ref, type Json } from './schemas.ts';
 import { capitalize, withArticle } from '../lib/text.ts';
 import { socialPaths } from './social-paths.ts';
@@ -92,6 +92,20 @@ function served(name: string): Json {
   };
 }
 
+/**
+ * A list's 200 with its CSV form beside the JSON (`format=csv`, or `Accept: text/csv`): text,
+ * with a `Content-Disposition` naming the file. A page above `MAX_PAGE_SIZE` is streamed, without an ETag.
+ */
+function withCsv(answer: Json): Json {
+  const content = answer.content as Record<string, Json>;
+  const headers = answer.headers as Record<string, Json>;
+  return {
+    ...answer,
+    headers: { ...headers, ...headerRefs(['Content-Disposition']) },
+    content: { ...content, 'text/csv': { schema: { type: 'string' } } },
+  };
+}
+
 /** The list, random and by-uuid routes of a family (not the overview), and its translations. */
 function familyPaths(family: Family, example: string | undefined): Record<string, Json> {
   const name = componentName(family);
@@ -114,14 +128,17 @@ function familyPaths(family: Family, example: string | undefined): Record<string
         operationId: `list${familyTag(family)}`,
         summary: `A page of ${family.name}, filtered and sorted`,
         description:
-          `Every query parameter but \`page\`, \`size\`, \`sort\`, \`order\`, \`q\`, \`expand\`, \`fields\`${family.translation ? ' and `language`' : ''} filters on the field it names; several combine with AND. An unknown one is a 400 listing the filterable fields. ` +
+          `Every query parameter but \`page\`, \`size\`, \`sort\`, \`order\`, \`format\`, \`q\`, \`expand\`, \`fields\`${family.translation ? ' and `language`' : ''} filters on the field it names; several combine with AND. An unknown one is a 400 listing the filterable fields. ` +
           'With `expand`, relation fields hold the related records instead of their hrefs; with `fields`, only `uuid`, `href` and the named fields are returned.',
         parameters: listParameters(family),
         responses: {
-          200: success(`A page of ${family.name} (a bare JSON array)`, { type: 'array', items: served(name) }, [
-            ...PAGE_HEADERS,
-            ...recordHeaders(family, CACHED),
-          ]),
+          200: withCsv(
+            success(
+              `A page of ${family.name} (a bare JSON array), or in CSV one row per record`,
+              { type: 'array', items: served(name) },
+              [...PAGE_HEADERS, ...recordHeaders(family, CACHED)],
+            ),
+          ),
           304: response('NotModified'),
           400: errorResponse('A malformed parameter, an unknown filter or sort field, or a value of the wrong type'),
           ...ALWAYS,

@@ -184,7 +184,7 @@ function publicUnlessDeclared(paths: Record<string, Json>): Record<string, Json>
  * schemas, so it cannot drift from what is checked and served.
  *
  * @example
- * const doc = buildOpenApi({ defaultLanguage: 'en-US', maxPageSize: 50 });
+ * const doc = buildOpenApi({ defaultLanguage: 'en-US', maxPageSize: 50, maxCsvRows: 100_000 });
  * Object.keys(doc.paths as object).length; // 55
  */
 export function buildOpenApi(options: OpenApiOptions): Json {

@@ -14,6 +14,8 @@ import { withArticle } from '../lib/text.ts';
 export interface ParameterOptions {
   defaultLanguage: string;
   maxPageSize: number;
+  /** Largest `size` of a CSV list (`CSV_MAX_ROWS`). */
+  maxCsvRows: number;
 }
 
 /**
@@ -44,9 +46,13 @@ export function parameter(name: string): Json {
  * The parameters shared by many operations, for `components.parameters`.
  *
  * @example
- * componentParameters({ defaultLanguage: 'en-US', maxPageSize: 50 }).Size.schema; // { type: 'integer', minimum: 1, default: 10 }
+ * componentParameters({ defaultLanguage: 'en-US', maxPageSize: 50, maxCsvRows: 100_000 }).Size.schema; // { type: 'integer', minimum: 1, default: 10 }
  */
-export function componentParameters({ defaultLanguage, maxPageSize }: ParameterOptions): Record<string, Json> {
+export function componentParameters({
+  defaultLanguage,
+  maxPageSize,
+  maxCsvRows,
+}: ParameterOptions): Record<string, Json> {
   const query = (name: string, description: string, schema: Json): Json => ({
     name,
     in: 'query',
@@ -67,11 +73,19 @@ export function componentParameters({ defaultLanguage, maxPageSize }: ParameterO
       minimum: 1,
       default: 1,
     }),
-    Size: query('size', `Records per page. Above ${maxPageSize} (\`MAX_PAGE_SIZE\`) it is lowered to ${maxPageSize}.`, {
-      type: 'integer',
-      minimum: 1,
-      default: 10,
-    }),
+    Size: query(
+      'size',
+      `Records per page. Above ${maxPageSize} (\`MAX_PAGE_SIZE\`) it is lowered to ${maxPageSize}; ` +
+        `in CSV the most is ${maxCsvRows} (\`CSV_MAX_ROWS\`), a whole list in one file.`,
+      { type: 'integer', minimum: 1, default: 10 },
+    ),
+    Format: query(
+      'format',
+      'What the list answers in: `json`, or `csv` (RFC 4180 with a header row, UTF-8 with a byte order mark, ' +
+        'a list of texts one item per line in its cell, objects as JSON, a text a spreadsheet would run as a formula ' +
+        "led by `'`). Without it: `text/csv` preferred in `Accept` means CSV, anything else JSON.",
+      { type: 'string', enum: ['json', 'csv'], default: 'json' },
+    ),
     Order: query('order', 'Sort direction, `asc` or `desc` (any case); needs `sort`.', {
       type: 'string',
       enum: ['asc', 'desc'],
@@ -209,6 +223,7 @@ export function listParameters(family: Family): Json[] {
     parameter('Size'),
     sort,
     parameter('Order'),
+    parameter('Format'),
     ...language,
     searchParameter(family),
     ...shapeParameters(family),

@@ -28,6 +28,10 @@ export const HEADERS: Record<string, Json> = {
     description: '`public, max-age=<CACHE_MAX_AGE>` on reads, `no-store` on random picks and tokens',
     schema: text,
   },
+  'Content-Disposition': {
+    description: 'A download\'s file name (`attachment; filename="actors.csv"`)',
+    schema: text,
+  },
   'Content-Language': {
     description: 'The language served (on a translation list: every language listed)',
     schema: text,

@@ -112,7 +112,9 @@ function familyFields(family: Family, types: RecordTypes): Record<string, RootFi
   return {
     [family.name]: {
       type: nonNull(page),
-      description: `A page of ${family.name}, filtered, searched and sorted as GET /api/v1/${family.name} does`,
+      description:
+        `A page of ${family.name}, filtered, searched and sorted as GET /api/v1/${family.name} does. ` +
+        `For a spreadsheet, that route answers the same page in CSV: GET /api/v1/${family.name}?format=csv (docs/api.md, "CSV")`,
       args: {
         filter: { type: filterInput(family) },
         q: { type: GraphQLString, description: 'Words to search for; every one must match' },

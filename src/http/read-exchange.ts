@@ -1,3 +1,4 @@
+import { Readable } from 'node:stream';
 import type { Context } from 'koa';
 import type { HeaderReader, ReadExchange, ReadRoute } from '../reads/types.ts';
 import type { CachedResponse } from '../served/cached-response.ts';
@@ -26,6 +27,11 @@ export function koaExchange(ctx: Context, deps: RouteDeps): ReadExchange<CachedR
     origin: () => requestOrigin(ctx, deps.publicUrl),
     ignores: (name) => isSimulationParam(ctx, name),
     send: (entry, cacheControl) => send(ctx, entry, cacheControl),
+    stream: (chunks, headers, cacheControl) => {
+      ctx.set({ ...headers, 'Cache-Control': cacheControl });
+      // Bytes, not objects: each chunk is made when the socket has taken the last ones.
+      ctx.body = Readable.from(chunks, { objectMode: false });
+    },
   };
 }
 

@@ -4,6 +4,8 @@ import { listPage, type Shape } from '../catalog/list-request.ts';
 import { shapeKey, shapeRecord } from '../catalog/shape.ts';
 import { pageHeaders } from './pagination.ts';
 import { pictureOrigin, positionOf, publicCache, randomPosition } from './locate.ts';
+import { sendCsvList } from './csv-list.ts';
+import { listFormat } from './list-format.ts';
 import { readListQuery, readShape, requestLanguage } from './request-query.ts';
 import type { ReadExchange, ReadRoute, ReadServed, ReadSettings } from './types.ts';
 
@@ -54,6 +56,7 @@ export function recordRoutes(settings: ReadSettings, name: FamilyName): ReadRout
         const store = catalog.store(name);
         const language = requestLanguage(x, catalog, store.family);
         const origin = pictureOrigin(x);
+        if (listFormat(x) === 'csv') return sendCsvList(x, settings, name, language, origin);
         const entry = cache.get(`${language} ${origin}${x.publicPath}?${x.querystring}`, () => {
           const query = readListQuery(x, store.family, settings.maxPageSize);
           const page = listPage(store, query, language);

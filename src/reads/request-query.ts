@@ -55,7 +55,7 @@ export function checkLanguageParameter<Entry>(x: ReadExchange<Entry>, catalog: C
 }
 
 /** The parameters of a list that are not filters. */
-const LIST_OPTIONS = new Set(['page', 'size', 'sort', 'order', 'language', 'q', 'expand', 'fields']);
+const LIST_OPTIONS = new Set(['page', 'size', 'sort', 'order', 'language', 'q', 'expand', 'fields', 'format']);
 
 /** Reads `expand` and `fields` of a request (see the catalog's `readShape`). */
 export function readShape<Entry>(x: ReadExchange<Entry>, family: Family): Shape {

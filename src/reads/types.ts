@@ -45,6 +45,8 @@ export interface ReadSettings {
   cacheSeconds: number;
   /** Largest page a list answers with. */
   maxPageSize: number;
+  /** Largest page a list answers in CSV: a whole list for a spreadsheet, sent as it is made. */
+  maxCsvRows: number;
   /** The base URL answers name; unset: where each request was asked (`ReadExchange.origin`). */
   publicUrl?: string;
 }
@@ -75,6 +77,8 @@ export interface ReadExchange<Entry> extends HeaderReader {
   /** Whether a parameter is the face's own, not a filter (the simulation's `_delay`). */
   ignores(name: string): boolean;
   send(entry: Entry, cacheControl: string): void;
+  /** Sends an answer too large to build whole, text chunk by text chunk as the client takes them (no ETag). */
+  stream(chunks: Iterable<string>, headers: Record<string, string>, cacheControl: string): void;
 }
 
 /** A read route's handler, for any face's cache entries. */

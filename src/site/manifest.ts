@@ -25,6 +25,7 @@ export interface SiteManifest {
   defaultLanguage: string;
   cacheSeconds: number;
   maxPageSize: number;
+  maxCsvRows: number;
   about: About;
   /** The files of each family's rows (`FamilyRows`, in parts a host takes), under the base. */
   families: Record<FamilyName, string[]>;

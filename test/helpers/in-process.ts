@@ -91,6 +91,7 @@ export async function startInProcess(env: Record<string, string> = {}, dir?: str
   const document = buildOpenApi({
     defaultLanguage: config.DEFAULT_LANGUAGE,
     maxPageSize: config.MAX_PAGE_SIZE,
+    maxCsvRows: config.CSV_MAX_ROWS,
     writes: curator !== undefined,
   });
   const contract = watchContract(server, await resolvedDocument(JSON.stringify(document)));

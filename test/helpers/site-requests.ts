@@ -7,6 +7,8 @@ import type { Asked } from './site.ts';
 const FAMILIES = ['actors', 'characters', 'episodes', 'seasons', 'locations', 'soundtracks', 'games'] as const;
 const LANGUAGES = ['en-US', 'pt-BR', 'PT-br', 'xx-XX', 'pt'];
 const ACCEPT = ['pt-BR', 'pt;q=0.9, en;q=0.8', 'fr, *;q=0.1', 'de', '*', 'pt-PT;q=1, en-US;q=0.5'];
+/** `Accept` values choosing between JSON and CSV. */
+const MEDIA = ['text/csv', 'text/csv;q=0.5, application/json', '*/*', 'application/json, text/csv', 'text/*'];
 // 3,000 characters: over the 2,048 a target may have (a 414), under the 16 KB of headers Node reads (past which it answers 431).
 const HOSTILE = [
   '__proto__',
@@ -84,16 +86,19 @@ export function listRequests(catalog: Catalog, count: number, seed = 53): Asked[
         ),
         fields: option('fields', fc.constantFrom(...servedFields(store.family).slice(0, 4), 'uuid,href', 'nope')),
         language: option('language', fc.constantFrom(...LANGUAGES)),
+        format: option('format', fc.constantFrom('csv', 'CSV', 'json', 'xml', '__proto__')),
         accept: fc.option(fc.constantFrom(...ACCEPT), { nil: undefined }),
+        media: fc.option(fc.constantFrom(...MEDIA), { nil: undefined }),
       })
-      .map(({ filters, accept, ...options }) => {
+      .map(({ filters, accept, media, ...options }) => {
         const pairs = [...filters, ...Object.values(options).filter((pair) => pair !== undefined)] as [
           string,
           string,
         ][];
         const query = new URLSearchParams(pairs).toString();
         const asked: Asked = { path: `/api/v1/${name}${query ? `?${query}` : ''}` };
-        if (accept) asked.headers = { 'accept-language': accept };
+        if (accept || media)
+          asked.headers = { ...(accept ? { 'accept-language': accept } : {}), ...(media ? { accept: media } : {}) };
         return asked;
       });
   });

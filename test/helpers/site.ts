@@ -122,7 +122,9 @@ export function workerAnswers(page: Page, base: string, asked: readonly Asked[])
         const init = { headers: headers ?? {}, method: method ?? 'GET', ...(body === undefined ? {} : { body }) };
         const response = await fetch(base.replace(/\/$/, '') + path, init);
         const picked = [...response.headers].filter(([name]) => names.includes(name));
-        seen.push({ status: response.status, headers: Object.fromEntries(picked), body: await response.text() });
+        // Decoded keeping a byte order mark (a CSV answer's), which response.text() would drop.
+        const text = new TextDecoder('utf-8', { ignoreBOM: true }).decode(await response.arrayBuffer());
+        seen.push({ status: response.status, headers: Object.fromEntries(picked), body: text });
       }
       return seen;
     },

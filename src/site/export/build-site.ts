@@ -16,6 +16,7 @@ export interface SiteOptions {
   base: string;
   cacheSeconds: number;
   maxPageSize: number;
+  maxCsvRows: number;
   about: About;
   /** GraphQL's limits, as the server's configuration sets them. */
   graphql: SiteManifest['graphql'];
@@ -93,6 +94,7 @@ export async function buildSite(catalog: Catalog, get: SiteGet, options: SiteOpt
     defaultLanguage: catalog.defaultLanguage,
     cacheSeconds: options.cacheSeconds,
     maxPageSize: options.maxPageSize,
+    maxCsvRows: options.maxCsvRows,
     about: options.about,
     families: data.families,
     fixed,

@@ -147,11 +147,28 @@ export class SiteApi {
         origin: () => this.settings.publicUrl!,
         ignores: () => false,
         send: (entry, cacheControl) => (sent = this.negotiated(request, entry, cacheControl, vary)),
+        stream: (chunks, headers, cacheControl) => (sent = this.whole(request, chunks, headers, cacheControl, vary)),
       };
       handler(exchange);
       return sent!;
     }
     throw new HttpError(404, `No route for ${method} ${request.url.pathname}`);
+  }
+
+  /**
+   * A streamed answer (a large CSV list), joined: the site's catalog is in the browser's memory
+   * already. Like the server's, it has no ETag and no `Content-Length`.
+   */
+  whole(
+    request: SiteRequest,
+    chunks: Iterable<string>,
+    given: Record<string, string>,
+    cacheControl: string,
+    vary: string[],
+  ): SiteAnswer {
+    const headers: Record<string, string> = { ...given, 'Cache-Control': cacheControl };
+    if (vary.length) headers.Vary = vary.join(', ');
+    return { status: 200, headers, body: request.method === 'HEAD' ? undefined : [...chunks].join('') };
   }
 
   /** An answer the export saved whole (`SiteManifest.fixed`), negotiated as the server negotiates it. */
