@@ -164,6 +164,17 @@ test('the format is chosen by format=, else by Accept; a wrong one is a 400 nami
   assert.is(parsed(huge.text).rows.length, Number(huge.headers.get('x-pagination-item-total')));
 });
 
+test('one URL asked in turn for CSV and JSON by Accept: every answer, replayed or not, is of the type asked', async () => {
+  const path = '/api/v1/episodes?size=4&language=es-ES';
+  for (let i = 0; i < 12; i++) {
+    const accept = ['text/csv', 'application/json', '*/*', 'text/csv, application/json;q=0.1'][i % 4]!;
+    const answer = await get(path, { Accept: accept });
+    const csv = accept.startsWith('text/csv');
+    assert.match(String(answer.headers.get('content-type')), csv ? /^text\/csv/ : /^application\/json/, accept);
+    assert.is(answer.text.startsWith(BOM), csv, `${accept}: round ${Math.floor(i / 4)}`);
+  }
+});
+
 test('the encoder writes what csv-stringify writes, for generated records', () => {
   const text = fc.string({ unit: 'grapheme', maxLength: 12 });
   const hostile = fc.constantFrom('=1+1', '+1', '-1', '@x', '\tx', '\rx', '"q"', 'a,b', 'a\nb', 'a\r\nb', '');
