@@ -7,6 +7,7 @@ import { createHash } from 'node:crypto';
 import { cpSync, existsSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { buildClientPackage } from './client-package.mjs';
 
 const root = new URL('..', import.meta.url).pathname;
 const dist = join(root, 'dist');
@@ -16,6 +17,8 @@ const inputs = [
   'src',
   'scripts/build.mjs',
   'scripts/lib/standalone-validators.ts',
+  'scripts/client-package.mjs',
+  'clients/typescript',
   'tsconfig.json',
   'package.json',
   'package-lock.json',
@@ -216,10 +219,21 @@ await esbuild.build({
   legalComments: 'linked',
   logLevel: 'warning',
 });
+// The typed client's npm package (scripts/client-package.mjs), served at /api/client.tgz; the last one
+// is kept while its sources and the installed packages are unchanged. A copy without clients/ has none.
+const clientInputs = hashOf(
+  (file) => readFileSync(file),
+  ['clients/typescript', 'scripts/client-package.mjs', 'package-lock.json'],
+);
+if (recorded?.client === clientInputs && existsSync(join(dist, 'client'))) {
+  cpSync(join(dist, 'client'), join(next, 'client'), { recursive: true });
+} else if (existsSync(join(root, 'clients', 'typescript'))) {
+  await buildClientPackage({ root, esbuild, out: join(next, 'client') });
+}
 writeFileSync(join(next, 'package.json'), '{ "type": "commonjs" }\n');
 writeFileSync(
   join(next, '.build-stamp'),
-  `${JSON.stringify({ sizesAndTimes, contents: hashOf((file) => readFileSync(file)), graphiql: graphiqlInputs })}\n`,
+  `${JSON.stringify({ sizesAndTimes, contents: hashOf((file) => readFileSync(file)), graphiql: graphiqlInputs, client: clientInputs })}\n`,
 );
 rmSync(previous, { recursive: true, force: true });
 if (existsSync(dist)) renameSync(dist, previous);

@@ -6,6 +6,7 @@ import type { Catalog } from './catalog/catalog.ts';
 import type { Config } from './config/env.ts';
 import type { Logger } from './config/logger.ts';
 import { docsRoutes } from './docs/routes.ts';
+import { clientPackageRoutes } from './http/routes/client-package.ts';
 import { accessLog } from './http/access-log.ts';
 import { bearerAuth, bearerOf } from './http/bearer.ts';
 import { errorHandler } from './http/errors.ts';
@@ -131,6 +132,7 @@ export function createApp(
     sandboxes: writer?.sandboxes !== undefined,
     simulation: config.SIMULATE,
   });
+  clientPackageRoutes(routes, cacheControl);
   graphqlRoutes(routes, {
     ...routeDeps,
     cacheControl,

@@ -11,6 +11,7 @@ import { REFERENCE_ASSETS } from './reference-page.ts';
 import { ALWAYS_FREE, COMPONENT_RESPONSES, HEADERS, headerRefs, COMMON_HEADERS } from './responses.ts';
 import { componentSchemas, type Json } from './schemas.ts';
 import { picturePaths } from './picture-paths.ts';
+import { clientPaths } from './client-paths.ts';
 import { accountPaths, metaPaths } from './service-paths.ts';
 import { PACKAGE as pkg } from '../lib/package-info.ts';
 
@@ -215,7 +216,7 @@ export function buildOpenApi(options: OpenApiOptions): Json {
       { name: 'GraphQL', description: 'The same catalog through one GraphQL endpoint, and its schema' },
       { name: 'Pictures', description: 'The pictures records point at (thumbnail, images), served by this server' },
       { name: 'Service', description: 'Service info, liveness and the route list' },
-      { name: 'Reference', description: 'This page and its document' },
+      { name: 'Reference', description: 'This page, its document and the typed client made from it' },
     ],
     // Relative: the document is right wherever the server answers, behind any proxy or host name.
     servers: [{ url: '/', description: 'The server that serves this document' }],
@@ -229,6 +230,7 @@ export function buildOpenApi(options: OpenApiOptions): Json {
         ...graphqlPaths(),
         ...picturePaths(),
         ...referencePaths(),
+        ...clientPaths(),
       }),
     ),
     components: {

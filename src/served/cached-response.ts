@@ -15,8 +15,8 @@ const nodeSha1: Sha1 = (parts) => {
 /** Bodies below this many bytes are sent uncompressed: the saving is not worth the work. */
 const COMPRESS_FROM = 1024;
 
-/** Media types whose bytes are compressed already (PNG, JPEG, WebP pictures): gzip or br would only cost. */
-const PRECOMPRESSED = /^image\/(?:png|jpeg|webp)$/;
+/** Media types compressed already (PNG, JPEG, WebP pictures, gzip tarballs): gzip or br would only cost. */
+const PRECOMPRESSED = /^(?:image\/(?:png|jpeg|webp)|application\/gzip)$/;
 
 /**
  * What an answer costs in memory beyond the characters and bytes it holds: the entry and its
