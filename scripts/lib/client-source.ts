@@ -35,27 +35,45 @@ export function clientDocument(): Json {
   });
 }
 
-/** A copy of `document` whose filter parameters carry their `x-filter` in their schema, where `transform` sees it. */
-function filtersInSchemas(document: Json): Json {
+/** Every answer of the document: the shared ones, and each operation's own. */
+function answersOf(document: Json): Json[] {
+  const operations = Object.values(document.paths as Json).flatMap((item) => Object.values(item as Json)) as Json[];
+  return [
+    ...(Object.values((document.components as Json).responses as Json) as Json[]),
+    ...operations.flatMap((operation) => Object.values((operation.responses ?? {}) as Json) as Json[]),
+  ];
+}
+
+/**
+ * The document as the client reads it: each filter parameter's `x-filter` copied into its
+ * schema, where `transform` sees it; and where an answer has a JSON body among others (a page
+ * for a browser, an event stream), only the JSON one, which the client asks for (`Accept`).
+ */
+function forTheClient(document: Json): Json {
   const copy = structuredClone(document);
   for (const item of Object.values(copy.paths as Json) as Json[])
     for (const operation of Object.values(item) as Json[])
       for (const parameter of (operation.parameters ?? []) as Json[])
         if (parameter['x-filter'])
           parameter.schema = { ...(parameter.schema as Json), 'x-filter': parameter['x-filter'] };
+  for (const answer of answersOf(copy)) {
+    const content = answer.content as Json | undefined;
+    if (content?.['application/json']) answer.content = { 'application/json': content['application/json'] };
+  }
   return copy;
 }
 
 /**
  * The client's generated source (clients/typescript/src/openapi.ts): openapi-typescript's
- * types of every route, parameter, record and error of the document, each filter typed by
- * its operators (client-filters.ts), formatted by Prettier as the repository is.
+ * types of every route, parameter, record and error of the document (as `forTheClient` reads
+ * it), each filter typed by its operators (client-filters.ts), formatted by Prettier as the
+ * repository is.
  *
  * @example
  * writeFileSync(GENERATED_FILE, await generatedSource());
  */
 export async function generatedSource(document: Json = clientDocument()): Promise<string> {
-  const ast = await openapiTS(filtersInSchemas(document) as unknown as OpenAPI3, {
+  const ast = await openapiTS(forTheClient(document) as unknown as OpenAPI3, {
     transform: (schema) => {
       const filter = (schema as Json)['x-filter'] as FilterInfo | undefined;
       return filter ? filterType(filter) : undefined;

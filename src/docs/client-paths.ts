@@ -16,7 +16,9 @@ export function clientPaths(): Record<string, Json> {
         operationId: 'getClientPackage',
         summary: 'The typed TypeScript client of this API, as an npm package',
         description:
-          'An npm package tarball made from this document by `npm run build`: every route, parameter, record and error typed, over openapi-fetch, which it bundles, so it has no dependencies and installs with no registry: `npm install http://<this server>/api/client.tgz`. Counts in no rate limit.',
+          'An npm package tarball made from this document by `npm run build`: every route, parameter, record and ' +
+          'error typed, over openapi-fetch, which it bundles, so it has no dependencies and installs with no ' +
+          'registry: `npm install http://<this server>/api/client.tgz`. Counts in no rate limit.',
         responses: {
           200: {
             description: 'The package (`package/package.json`, its ES module and its declarations), gzipped',
@@ -27,11 +29,13 @@ export function clientPaths(): Record<string, Json> {
                 schema: { type: 'string', examples: ['attachment; filename="series-catalog-client-0.1.0.tgz"'] },
               },
             },
-            content: { 'application/gzip': { schema: { type: 'string', contentMediaType: 'application/gzip' } } },
+            content: {
+              'application/gzip': { schema: { type: 'string', contentMediaType: 'application/gzip' } },
+            },
           },
           304: response('NotModified'),
           503: errorResponse(
-            'This copy of the service was built without the client (`npm run build` packs it from `clients/typescript/`)',
+            'This copy of the service was built without the client (`npm run build` packs it from clients/typescript/)',
           ),
           ...ALWAYS_FREE,
         },

@@ -26,7 +26,8 @@ export interface CatalogClientOptions extends ClientOptions {
 /**
  * A typed client of the catalog served at `baseUrl` (the server's address, without `/api`).
  * Answers are `{ data, error, response }`: `data` typed by the route's success answer, `error`
- * by its error answers (the one error shape).
+ * by its error answers (the one error shape). Every request asks for JSON (`Accept`) unless
+ * it says otherwise, and carries the token when one is given.
  *
  * @example
  * const catalog = createCatalogClient({ baseUrl: 'http://localhost:3000' });
@@ -35,12 +36,13 @@ export interface CatalogClientOptions extends ClientOptions {
  */
 export function createCatalogClient({ token, ...options }: CatalogClientOptions = {}): CatalogClient {
   const client = createClient<paths>(options);
-  if (token)
-    client.use({
-      onRequest: ({ request }) => {
-        if (!request.headers.has('Authorization')) request.headers.set('Authorization', `Bearer ${token}`);
-        return request;
-      },
-    });
+  client.use({
+    onRequest: ({ request }) => {
+      // JSON, which the types describe, where a route also has a page for browsers or an event stream.
+      if (!request.headers.has('Accept')) request.headers.set('Accept', 'application/json');
+      if (token && !request.headers.has('Authorization')) request.headers.set('Authorization', `Bearer ${token}`);
+      return request;
+    },
+  });
   return client;
 }

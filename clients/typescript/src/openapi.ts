@@ -2804,7 +2804,6 @@ export interface components {
       };
       content: {
         'application/json': components['schemas']['Error'];
-        'text/html': string;
       };
     };
   };
@@ -12189,7 +12188,6 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['ChangePage'];
-          'text/event-stream': string;
         };
       };
       401: components['responses']['Unauthorized'];
@@ -12262,9 +12260,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/graphql-response+json': components['schemas']['GraphQLResponse'];
           'application/json': components['schemas']['GraphQLResponse'];
-          'text/html': string;
         };
       };
       304: components['responses']['NotModified'];
@@ -12281,8 +12277,6 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/graphql-response+json':
-            components['schemas']['GraphQLResponse'] | components['schemas']['Error'];
           'application/json': components['schemas']['GraphQLResponse'] | components['schemas']['Error'];
         };
       };
@@ -12301,8 +12295,6 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/graphql-response+json':
-            components['schemas']['GraphQLResponse'] | components['schemas']['Error'];
           'application/json': components['schemas']['GraphQLResponse'] | components['schemas']['Error'];
         };
       };
@@ -12321,8 +12313,6 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/graphql-response+json':
-            components['schemas']['GraphQLResponse'] | components['schemas']['Error'];
           'application/json': components['schemas']['GraphQLResponse'] | components['schemas']['Error'];
         };
       };
@@ -12355,7 +12345,6 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/graphql-response+json': components['schemas']['GraphQLResponse'];
           'application/json': components['schemas']['GraphQLResponse'];
         };
       };
@@ -12372,8 +12361,6 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/graphql-response+json':
-            components['schemas']['GraphQLResponse'] | components['schemas']['Error'];
           'application/json': components['schemas']['GraphQLResponse'] | components['schemas']['Error'];
         };
       };
@@ -12392,8 +12379,6 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/graphql-response+json':
-            components['schemas']['GraphQLResponse'] | components['schemas']['Error'];
           'application/json': components['schemas']['GraphQLResponse'] | components['schemas']['Error'];
         };
       };
@@ -12429,8 +12414,6 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/graphql-response+json':
-            components['schemas']['GraphQLResponse'] | components['schemas']['Error'];
           'application/json': components['schemas']['GraphQLResponse'] | components['schemas']['Error'];
         };
       };
@@ -12722,7 +12705,7 @@ export interface operations {
       };
       304: components['responses']['NotModified'];
       401: components['responses']['Unauthorized'];
-      /** @description This copy of the service was built without the client (`npm run build` packs it from `clients/typescript/`) */
+      /** @description This copy of the service was built without the client (`npm run build` packs it from clients/typescript/) */
       503: {
         headers: {
           'Cache-Control': components['headers']['Cache-Control'];

@@ -43,7 +43,8 @@ export function clientPackageRoutes(router: RouteTable, cacheControl: string): v
     if (!tarball)
       throw new HttpError(
         503,
-        'The typed client package has not been built in this copy of the service: run `npm run build` in a checkout with clients/typescript/',
+        'The typed client package has not been built in this copy of the service: ' +
+          'run `npm run build` in a checkout with clients/typescript/',
       );
     send(ctx, tarball, cacheControl);
   });
