@@ -104,6 +104,12 @@ test('the program runs against the compiled server: every family read, a sign-in
     if (['episodes', 'seasons', 'locations', 'games'].includes(family)) assert.is(visit.translation, 'pt-BR', family);
   }
   assert.is(report.overview.translation, 'pt-BR');
+  const rows = report.csv
+    .replace(/^\uFEFF/, '')
+    .trim()
+    .split(/\r\n/);
+  assert.match(rows[0]!, /^uuid,href,first_name,/);
+  assert.is(rows.length, 3, report.csv);
   assert.is(report.signedUp, 'BASIC');
   assert.is(report.signedIn, 'BASIC');
   assert.is(report.created.name, 'Old Cannery');

@@ -30,6 +30,7 @@ export function clientDocument(): Json {
   return buildOpenApi({
     defaultLanguage: VARIABLES.DEFAULT_LANGUAGE.default,
     maxPageSize: Number(VARIABLES.MAX_PAGE_SIZE.default),
+    maxCsvRows: Number(VARIABLES.CSV_MAX_ROWS.default),
     writes: true,
     sandboxes: true,
   });

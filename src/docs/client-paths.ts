@@ -1,5 +1,8 @@
-import { ALWAYS_FREE, COMMON_HEADERS, errorResponse, headerRefs, response } from './responses.ts';
+import { ALWAYS_FREE, COMMON_HEADERS, errorResponse, headerRefs } from './responses.ts';
 import type { Json } from './schemas.ts';
+
+/** The headers of the package and of its 304: a download's file name, and what caches need. */
+const HEADERS = ['ETag', 'Cache-Control', 'Content-Disposition', ...COMMON_HEADERS];
 
 /**
  * `GET /api/client.tgz`: the typed TypeScript client made from this document, as an npm
@@ -22,18 +25,12 @@ export function clientPaths(): Record<string, Json> {
         responses: {
           200: {
             description: 'The package (`package/package.json`, its ES module and its declarations), gzipped',
-            headers: {
-              ...headerRefs(['ETag', 'Cache-Control', ...COMMON_HEADERS]),
-              'Content-Disposition': {
-                description: '`attachment; filename="<name>-<version>.tgz"`',
-                schema: { type: 'string', examples: ['attachment; filename="series-catalog-client-0.1.0.tgz"'] },
-              },
-            },
+            headers: headerRefs(HEADERS),
             content: {
               'application/gzip': { schema: { type: 'string', contentMediaType: 'application/gzip' } },
             },
           },
-          304: response('NotModified'),
+          304: { description: 'The `If-None-Match` ETag is still current: no body', headers: headerRefs(HEADERS) },
           503: errorResponse(
             'This copy of the service was built without the client (`npm run build` packs it from clients/typescript/)',
           ),

@@ -20,6 +20,8 @@ export interface FamilyVisit {
 export interface TourReport {
   families: Record<string, FamilyVisit>;
   overview: { title: string; translation: string };
+  /** Two actors in CSV, as text. */
+  csv: string;
   signedUp: Schema<'Registered'>['role'];
   signedIn: Schema<'Authenticated'>['role'];
   /** The record the maintainer created, as the server answered it, and as read back. */
@@ -135,6 +137,9 @@ export async function clientTour(
   const overviewIn = ok(
     await catalog.GET('/api/v1/overview/translations/{language}', { params: { path: { language: 'pt-BR' } } }),
   );
+  const csv = ok(
+    await catalog.GET('/api/v1/actors', { params: { query: { format: 'csv', size: 2 } }, parseAs: 'text' }),
+  );
   const signedUp = ok(
     await catalog.POST('/api/v1/auth/register', {
       body: {
@@ -160,6 +165,7 @@ export async function clientTour(
   return {
     families,
     overview: { title: overview.title, translation: overviewIn.language },
+    csv,
     signedUp: signedUp.role,
     signedIn: signedIn.role,
     created,

@@ -195,7 +195,7 @@ export interface paths {
     };
     /**
      * A page of actors, filtered and sorted
-     * @description Every query parameter but `page`, `size`, `sort`, `order`, `q`, `expand`, `fields` filters on the field it names; several combine with AND. An unknown one is a 400 listing the filterable fields. With `expand`, relation fields hold the related records instead of their hrefs; with `fields`, only `uuid`, `href` and the named fields are returned.
+     * @description Every query parameter but `page`, `size`, `sort`, `order`, `format`, `q`, `expand`, `fields` filters on the field it names; several combine with AND. An unknown one is a 400 listing the filterable fields. With `expand`, relation fields hold the related records instead of their hrefs; with `fields`, only `uuid`, `href` and the named fields are returned.
      */
     get: operations['listActors'];
     put?: never;
@@ -339,7 +339,7 @@ export interface paths {
     };
     /**
      * A page of characters, filtered and sorted
-     * @description Every query parameter but `page`, `size`, `sort`, `order`, `q`, `expand`, `fields` filters on the field it names; several combine with AND. An unknown one is a 400 listing the filterable fields. With `expand`, relation fields hold the related records instead of their hrefs; with `fields`, only `uuid`, `href` and the named fields are returned.
+     * @description Every query parameter but `page`, `size`, `sort`, `order`, `format`, `q`, `expand`, `fields` filters on the field it names; several combine with AND. An unknown one is a 400 listing the filterable fields. With `expand`, relation fields hold the related records instead of their hrefs; with `fields`, only `uuid`, `href` and the named fields are returned.
      */
     get: operations['listCharacters'];
     put?: never;
@@ -411,7 +411,7 @@ export interface paths {
     };
     /**
      * A page of episodes, filtered and sorted
-     * @description Every query parameter but `page`, `size`, `sort`, `order`, `q`, `expand`, `fields` and `language` filters on the field it names; several combine with AND. An unknown one is a 400 listing the filterable fields. With `expand`, relation fields hold the related records instead of their hrefs; with `fields`, only `uuid`, `href` and the named fields are returned.
+     * @description Every query parameter but `page`, `size`, `sort`, `order`, `format`, `q`, `expand`, `fields` and `language` filters on the field it names; several combine with AND. An unknown one is a 400 listing the filterable fields. With `expand`, relation fields hold the related records instead of their hrefs; with `fields`, only `uuid`, `href` and the named fields are returned.
      */
     get: operations['listEpisodes'];
     put?: never;
@@ -555,7 +555,7 @@ export interface paths {
     };
     /**
      * A page of seasons, filtered and sorted
-     * @description Every query parameter but `page`, `size`, `sort`, `order`, `q`, `expand`, `fields` and `language` filters on the field it names; several combine with AND. An unknown one is a 400 listing the filterable fields. With `expand`, relation fields hold the related records instead of their hrefs; with `fields`, only `uuid`, `href` and the named fields are returned.
+     * @description Every query parameter but `page`, `size`, `sort`, `order`, `format`, `q`, `expand`, `fields` and `language` filters on the field it names; several combine with AND. An unknown one is a 400 listing the filterable fields. With `expand`, relation fields hold the related records instead of their hrefs; with `fields`, only `uuid`, `href` and the named fields are returned.
      */
     get: operations['listSeasons'];
     put?: never;
@@ -699,7 +699,7 @@ export interface paths {
     };
     /**
      * A page of locations, filtered and sorted
-     * @description Every query parameter but `page`, `size`, `sort`, `order`, `q`, `expand`, `fields` and `language` filters on the field it names; several combine with AND. An unknown one is a 400 listing the filterable fields. With `expand`, relation fields hold the related records instead of their hrefs; with `fields`, only `uuid`, `href` and the named fields are returned.
+     * @description Every query parameter but `page`, `size`, `sort`, `order`, `format`, `q`, `expand`, `fields` and `language` filters on the field it names; several combine with AND. An unknown one is a 400 listing the filterable fields. With `expand`, relation fields hold the related records instead of their hrefs; with `fields`, only `uuid`, `href` and the named fields are returned.
      */
     get: operations['listLocations'];
     put?: never;
@@ -843,7 +843,7 @@ export interface paths {
     };
     /**
      * A page of soundtracks, filtered and sorted
-     * @description Every query parameter but `page`, `size`, `sort`, `order`, `q`, `expand`, `fields` filters on the field it names; several combine with AND. An unknown one is a 400 listing the filterable fields. With `expand`, relation fields hold the related records instead of their hrefs; with `fields`, only `uuid`, `href` and the named fields are returned.
+     * @description Every query parameter but `page`, `size`, `sort`, `order`, `format`, `q`, `expand`, `fields` filters on the field it names; several combine with AND. An unknown one is a 400 listing the filterable fields. With `expand`, relation fields hold the related records instead of their hrefs; with `fields`, only `uuid`, `href` and the named fields are returned.
      */
     get: operations['listSoundtracks'];
     put?: never;
@@ -915,7 +915,7 @@ export interface paths {
     };
     /**
      * A page of games, filtered and sorted
-     * @description Every query parameter but `page`, `size`, `sort`, `order`, `q`, `expand`, `fields` and `language` filters on the field it names; several combine with AND. An unknown one is a 400 listing the filterable fields. With `expand`, relation fields hold the related records instead of their hrefs; with `fields`, only `uuid`, `href` and the named fields are returned.
+     * @description Every query parameter but `page`, `size`, `sort`, `order`, `format`, `q`, `expand`, `fields` and `language` filters on the field it names; several combine with AND. An unknown one is a 400 listing the filterable fields. With `expand`, relation fields hold the related records instead of their hrefs; with `fields`, only `uuid`, `href` and the named fields are returned.
      */
     get: operations['listGames'];
     put?: never;
@@ -2810,8 +2810,10 @@ export interface components {
   parameters: {
     /** @description Page number, from 1. A page past the end is an empty list. */
     Page: number;
-    /** @description Records per page. Above 50 (`MAX_PAGE_SIZE`) it is lowered to 50. */
+    /** @description Records per page. Above 50 (`MAX_PAGE_SIZE`) it is lowered to 50; in CSV the most is 100000 (`CSV_MAX_ROWS`), a whole list in one file. */
     Size: number;
+    /** @description What the list answers in: `json`, or `csv` (RFC 4180 with a header row, UTF-8 with a byte order mark, a list of texts one item per line in its cell, objects as JSON, a text a spreadsheet would run as a formula led by `'`). Without it: `text/csv` preferred in `Accept` means CSV, anything else JSON. */
+    Format: 'json' | 'csv';
     /** @description Sort direction, `asc` or `desc` (any case); needs `sort`. */
     Order: 'asc' | 'desc';
     /** @description Language of the translated fields (any case), e.g. `pt-BR`. Without it: the best match of `Accept-Language`, else `en-US`. A language the catalog does not have is a 400 listing those it has (they are the overview's `languages`). */
@@ -2839,6 +2841,8 @@ export interface components {
     ETag: string;
     /** @description `public, max-age=<CACHE_MAX_AGE>` on reads, `no-store` on random picks and tokens */
     'Cache-Control': string;
+    /** @description A download's file name (`attachment; filename="actors.csv"`) */
+    'Content-Disposition': string;
     /** @description The language served (on a translation list: every language listed) */
     'Content-Language': string;
     /** @description Requests left in this window (HawAPI clients read this one) */
@@ -3988,12 +3992,14 @@ export interface operations {
       query?: {
         /** @description Page number, from 1. A page past the end is an empty list. */
         page?: components['parameters']['Page'];
-        /** @description Records per page. Above 50 (`MAX_PAGE_SIZE`) it is lowered to 50. */
+        /** @description Records per page. Above 50 (`MAX_PAGE_SIZE`) it is lowered to 50; in CSV the most is 100000 (`CSV_MAX_ROWS`), a whole list in one file. */
         size?: components['parameters']['Size'];
         /** @description Field to sort by, optionally followed by `,asc` or `,desc` (any case). Ties break on `uuid`; records lacking the field come last. Without it the order is the data file's. Sortable: `uuid`, `href`, `first_name`, `last_name`, `birth_date`, `death_date`, `gender`, `nationality`, `character`, `thumbnail`, `created_at`, `updated_at`. */
         sort?: string;
         /** @description Sort direction, `asc` or `desc` (any case); needs `sort`. */
         order?: components['parameters']['Order'];
+        /** @description What the list answers in: `json`, or `csv` (RFC 4180 with a header row, UTF-8 with a byte order mark, a list of texts one item per line in its cell, objects as JSON, a text a spreadsheet would run as a formula led by `'`). Without it: `text/csv` preferred in `Accept` means CSV, anything else JSON. */
+        format?: components['parameters']['Format'];
         /** @description Words to search for in `first_name`, `last_name`, `nicknames`, `nationality`, `awards`. Case and accents are ignored (`sao paulo` finds `São Paulo`); every word must match, each as the start of a word (`wil` finds `Willow`). Combines with filters, sort and paging; without `sort`, records whose names or titles hold more of the words come first, then file order. */
         q?: string;
         /** @description Comma-separated relations to replace by the related records themselves (one level deep, in the served language): `seasons`, `character`. An unknown relation is a 400 listing them. */
@@ -4092,7 +4098,7 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
-      /** @description A page of actors (a bare JSON array) */
+      /** @description A page of actors (a bare JSON array), or in CSV one row per record */
       200: {
         headers: {
           'X-Pagination-Page-Index': components['headers']['X-Pagination-Page-Index'];
@@ -4108,6 +4114,7 @@ export interface operations {
           'X-Rate-Limit-Reset': components['headers']['X-Rate-Limit-Reset'];
           'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           RateLimit: components['headers']['RateLimit'];
+          'Content-Disposition': components['headers']['Content-Disposition'];
           [name: string]: unknown;
         };
         content: {
@@ -5242,12 +5249,14 @@ export interface operations {
       query?: {
         /** @description Page number, from 1. A page past the end is an empty list. */
         page?: components['parameters']['Page'];
-        /** @description Records per page. Above 50 (`MAX_PAGE_SIZE`) it is lowered to 50. */
+        /** @description Records per page. Above 50 (`MAX_PAGE_SIZE`) it is lowered to 50; in CSV the most is 100000 (`CSV_MAX_ROWS`), a whole list in one file. */
         size?: components['parameters']['Size'];
         /** @description Field to sort by, optionally followed by `,asc` or `,desc` (any case). Ties break on `uuid`; records lacking the field come last. Without it the order is the data file's. Sortable: `uuid`, `href`, `first_name`, `last_name`, `birth_date`, `death_date`, `gender`, `actor`, `thumbnail`, `created_at`, `updated_at`. */
         sort?: string;
         /** @description Sort direction, `asc` or `desc` (any case); needs `sort`. */
         order?: components['parameters']['Order'];
+        /** @description What the list answers in: `json`, or `csv` (RFC 4180 with a header row, UTF-8 with a byte order mark, a list of texts one item per line in its cell, objects as JSON, a text a spreadsheet would run as a formula led by `'`). Without it: `text/csv` preferred in `Accept` means CSV, anything else JSON. */
+        format?: components['parameters']['Format'];
         /** @description Words to search for in `first_name`, `last_name`, `nicknames`. Case and accents are ignored (`sao paulo` finds `São Paulo`); every word must match, each as the start of a word (`wil` finds `Willow`). Combines with filters, sort and paging; without `sort`, records whose names or titles hold more of the words come first, then file order. */
         q?: string;
         /** @description Comma-separated relations to replace by the related records themselves (one level deep, in the served language): `actor`. An unknown relation is a 400 listing them. */
@@ -5340,7 +5349,7 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
-      /** @description A page of characters (a bare JSON array) */
+      /** @description A page of characters (a bare JSON array), or in CSV one row per record */
       200: {
         headers: {
           'X-Pagination-Page-Index': components['headers']['X-Pagination-Page-Index'];
@@ -5356,6 +5365,7 @@ export interface operations {
           'X-Rate-Limit-Reset': components['headers']['X-Rate-Limit-Reset'];
           'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           RateLimit: components['headers']['RateLimit'];
+          'Content-Disposition': components['headers']['Content-Disposition'];
           [name: string]: unknown;
         };
         content: {
@@ -5889,12 +5899,14 @@ export interface operations {
       query?: {
         /** @description Page number, from 1. A page past the end is an empty list. */
         page?: components['parameters']['Page'];
-        /** @description Records per page. Above 50 (`MAX_PAGE_SIZE`) it is lowered to 50. */
+        /** @description Records per page. Above 50 (`MAX_PAGE_SIZE`) it is lowered to 50; in CSV the most is 100000 (`CSV_MAX_ROWS`), a whole list in one file. */
         size?: components['parameters']['Size'];
         /** @description Field to sort by, optionally followed by `,asc` or `,desc` (any case). Ties break on `uuid`; records lacking the field come last. Without it the order is the data file's. Sortable: `uuid`, `href`, `duration`, `episode_num`, `season`, `next_episode`, `prev_episode`, `thumbnail`, `created_at`, `updated_at`, `title`, `description`. */
         sort?: string;
         /** @description Sort direction, `asc` or `desc` (any case); needs `sort`. */
         order?: components['parameters']['Order'];
+        /** @description What the list answers in: `json`, or `csv` (RFC 4180 with a header row, UTF-8 with a byte order mark, a list of texts one item per line in its cell, objects as JSON, a text a spreadsheet would run as a formula led by `'`). Without it: `text/csv` preferred in `Accept` means CSV, anything else JSON. */
+        format?: components['parameters']['Format'];
         /** @description Language of the translated fields (any case), e.g. `pt-BR`. Without it: the best match of `Accept-Language`, else `en-US`. A language the catalog does not have is a 400 listing those it has (they are the overview's `languages`). */
         language?: components['parameters']['Language'];
         /** @description Words to search for in `title`, `description` (translated fields in the served language). Case and accents are ignored (`sao paulo` finds `São Paulo`); every word must match, each as the start of a word (`wil` finds `Willow`). Combines with filters, sort and paging; without `sort`, records whose names or titles hold more of the words come first, then file order. */
@@ -5983,7 +5995,7 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
-      /** @description A page of episodes (a bare JSON array) */
+      /** @description A page of episodes (a bare JSON array), or in CSV one row per record */
       200: {
         headers: {
           'X-Pagination-Page-Index': components['headers']['X-Pagination-Page-Index'];
@@ -6000,6 +6012,7 @@ export interface operations {
           'X-Rate-Limit-Reset': components['headers']['X-Rate-Limit-Reset'];
           'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           RateLimit: components['headers']['RateLimit'];
+          'Content-Disposition': components['headers']['Content-Disposition'];
           [name: string]: unknown;
         };
         content: {
@@ -7169,12 +7182,14 @@ export interface operations {
       query?: {
         /** @description Page number, from 1. A page past the end is an empty list. */
         page?: components['parameters']['Page'];
-        /** @description Records per page. Above 50 (`MAX_PAGE_SIZE`) it is lowered to 50. */
+        /** @description Records per page. Above 50 (`MAX_PAGE_SIZE`) it is lowered to 50; in CSV the most is 100000 (`CSV_MAX_ROWS`), a whole list in one file. */
         size?: components['parameters']['Size'];
         /** @description Field to sort by, optionally followed by `,asc` or `,desc` (any case). Ties break on `uuid`; records lacking the field come last. Without it the order is the data file's. Sortable: `uuid`, `href`, `season_num`, `duration_total`, `release_date`, `budget`, `next_season`, `prev_season`, `thumbnail`, `created_at`, `updated_at`, `title`, `description`. */
         sort?: string;
         /** @description Sort direction, `asc` or `desc` (any case); needs `sort`. */
         order?: components['parameters']['Order'];
+        /** @description What the list answers in: `json`, or `csv` (RFC 4180 with a header row, UTF-8 with a byte order mark, a list of texts one item per line in its cell, objects as JSON, a text a spreadsheet would run as a formula led by `'`). Without it: `text/csv` preferred in `Accept` means CSV, anything else JSON. */
+        format?: components['parameters']['Format'];
         /** @description Language of the translated fields (any case), e.g. `pt-BR`. Without it: the best match of `Accept-Language`, else `en-US`. A language the catalog does not have is a 400 listing those it has (they are the overview's `languages`). */
         language?: components['parameters']['Language'];
         /** @description Words to search for in `title`, `description`, `genres` (translated fields in the served language). Case and accents are ignored (`sao paulo` finds `São Paulo`); every word must match, each as the start of a word (`wil` finds `Willow`). Combines with filters, sort and paging; without `sort`, records whose names or titles hold more of the words come first, then file order. */
@@ -7294,7 +7309,7 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
-      /** @description A page of seasons (a bare JSON array) */
+      /** @description A page of seasons (a bare JSON array), or in CSV one row per record */
       200: {
         headers: {
           'X-Pagination-Page-Index': components['headers']['X-Pagination-Page-Index'];
@@ -7311,6 +7326,7 @@ export interface operations {
           'X-Rate-Limit-Reset': components['headers']['X-Rate-Limit-Reset'];
           'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           RateLimit: components['headers']['RateLimit'];
+          'Content-Disposition': components['headers']['Content-Disposition'];
           [name: string]: unknown;
         };
         content: {
@@ -8480,12 +8496,14 @@ export interface operations {
       query?: {
         /** @description Page number, from 1. A page past the end is an empty list. */
         page?: components['parameters']['Page'];
-        /** @description Records per page. Above 50 (`MAX_PAGE_SIZE`) it is lowered to 50. */
+        /** @description Records per page. Above 50 (`MAX_PAGE_SIZE`) it is lowered to 50; in CSV the most is 100000 (`CSV_MAX_ROWS`), a whole list in one file. */
         size?: components['parameters']['Size'];
         /** @description Field to sort by, optionally followed by `,asc` or `,desc` (any case). Ties break on `uuid`; records lacking the field come last. Without it the order is the data file's. Sortable: `uuid`, `href`, `thumbnail`, `created_at`, `updated_at`, `name`, `description`. */
         sort?: string;
         /** @description Sort direction, `asc` or `desc` (any case); needs `sort`. */
         order?: components['parameters']['Order'];
+        /** @description What the list answers in: `json`, or `csv` (RFC 4180 with a header row, UTF-8 with a byte order mark, a list of texts one item per line in its cell, objects as JSON, a text a spreadsheet would run as a formula led by `'`). Without it: `text/csv` preferred in `Accept` means CSV, anything else JSON. */
+        format?: components['parameters']['Format'];
         /** @description Language of the translated fields (any case), e.g. `pt-BR`. Without it: the best match of `Accept-Language`, else `en-US`. A language the catalog does not have is a 400 listing those it has (they are the overview's `languages`). */
         language?: components['parameters']['Language'];
         /** @description Words to search for in `name`, `description` (translated fields in the served language). Case and accents are ignored (`sao paulo` finds `São Paulo`); every word must match, each as the start of a word (`wil` finds `Willow`). Combines with filters, sort and paging; without `sort`, records whose names or titles hold more of the words come first, then file order. */
@@ -8540,7 +8558,7 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
-      /** @description A page of locations (a bare JSON array) */
+      /** @description A page of locations (a bare JSON array), or in CSV one row per record */
       200: {
         headers: {
           'X-Pagination-Page-Index': components['headers']['X-Pagination-Page-Index'];
@@ -8557,6 +8575,7 @@ export interface operations {
           'X-Rate-Limit-Reset': components['headers']['X-Rate-Limit-Reset'];
           'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           RateLimit: components['headers']['RateLimit'];
+          'Content-Disposition': components['headers']['Content-Disposition'];
           [name: string]: unknown;
         };
         content: {
@@ -9722,12 +9741,14 @@ export interface operations {
       query?: {
         /** @description Page number, from 1. A page past the end is an empty list. */
         page?: components['parameters']['Page'];
-        /** @description Records per page. Above 50 (`MAX_PAGE_SIZE`) it is lowered to 50. */
+        /** @description Records per page. Above 50 (`MAX_PAGE_SIZE`) it is lowered to 50; in CSV the most is 100000 (`CSV_MAX_ROWS`), a whole list in one file. */
         size?: components['parameters']['Size'];
         /** @description Field to sort by, optionally followed by `,asc` or `,desc` (any case). Ties break on `uuid`; records lacking the field come last. Without it the order is the data file's. Sortable: `uuid`, `href`, `name`, `duration`, `artist`, `album`, `release_date`, `thumbnail`, `created_at`, `updated_at`. */
         sort?: string;
         /** @description Sort direction, `asc` or `desc` (any case); needs `sort`. */
         order?: components['parameters']['Order'];
+        /** @description What the list answers in: `json`, or `csv` (RFC 4180 with a header row, UTF-8 with a byte order mark, a list of texts one item per line in its cell, objects as JSON, a text a spreadsheet would run as a formula led by `'`). Without it: `text/csv` preferred in `Accept` means CSV, anything else JSON. */
+        format?: components['parameters']['Format'];
         /** @description Words to search for in `name`, `artist`, `album`. Case and accents are ignored (`sao paulo` finds `São Paulo`); every word must match, each as the start of a word (`wil` finds `Willow`). Combines with filters, sort and paging; without `sort`, records whose names or titles hold more of the words come first, then file order. */
         q?: string;
         /** @description Comma-separated fields to return; `uuid` and `href` always come too, and every other field is left out. An unknown field is a 400 listing them. */
@@ -9804,7 +9825,7 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
-      /** @description A page of soundtracks (a bare JSON array) */
+      /** @description A page of soundtracks (a bare JSON array), or in CSV one row per record */
       200: {
         headers: {
           'X-Pagination-Page-Index': components['headers']['X-Pagination-Page-Index'];
@@ -9820,6 +9841,7 @@ export interface operations {
           'X-Rate-Limit-Reset': components['headers']['X-Rate-Limit-Reset'];
           'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           RateLimit: components['headers']['RateLimit'];
+          'Content-Disposition': components['headers']['Content-Disposition'];
           [name: string]: unknown;
         };
         content: {
@@ -10349,12 +10371,14 @@ export interface operations {
       query?: {
         /** @description Page number, from 1. A page past the end is an empty list. */
         page?: components['parameters']['Page'];
-        /** @description Records per page. Above 50 (`MAX_PAGE_SIZE`) it is lowered to 50. */
+        /** @description Records per page. Above 50 (`MAX_PAGE_SIZE`) it is lowered to 50; in CSV the most is 100000 (`CSV_MAX_ROWS`), a whole list in one file. */
         size?: components['parameters']['Size'];
         /** @description Field to sort by, optionally followed by `,asc` or `,desc` (any case). Ties break on `uuid`; records lacking the field come last. Without it the order is the data file's. Sortable: `uuid`, `href`, `playtime`, `age_rating`, `release_date`, `website`, `thumbnail`, `created_at`, `updated_at`, `name`, `description`, `trailer`. */
         sort?: string;
         /** @description Sort direction, `asc` or `desc` (any case); needs `sort`. */
         order?: components['parameters']['Order'];
+        /** @description What the list answers in: `json`, or `csv` (RFC 4180 with a header row, UTF-8 with a byte order mark, a list of texts one item per line in its cell, objects as JSON, a text a spreadsheet would run as a formula led by `'`). Without it: `text/csv` preferred in `Accept` means CSV, anything else JSON. */
+        format?: components['parameters']['Format'];
         /** @description Language of the translated fields (any case), e.g. `pt-BR`. Without it: the best match of `Accept-Language`, else `en-US`. A language the catalog does not have is a 400 listing those it has (they are the overview's `languages`). */
         language?: components['parameters']['Language'];
         /** @description Words to search for in `age_rating`, `platforms`, `modes`, `publishers`, `developers`, `tags`, `name`, `description`, `genres` (translated fields in the served language). Case and accents are ignored (`sao paulo` finds `São Paulo`); every word must match, each as the start of a word (`wil` finds `Willow`). Combines with filters, sort and paging; without `sort`, records whose names or titles hold more of the words come first, then file order. */
@@ -10454,7 +10478,7 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
-      /** @description A page of games (a bare JSON array) */
+      /** @description A page of games (a bare JSON array), or in CSV one row per record */
       200: {
         headers: {
           'X-Pagination-Page-Index': components['headers']['X-Pagination-Page-Index'];
@@ -10471,6 +10495,7 @@ export interface operations {
           'X-Rate-Limit-Reset': components['headers']['X-Rate-Limit-Reset'];
           'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           RateLimit: components['headers']['RateLimit'];
+          'Content-Disposition': components['headers']['Content-Disposition'];
           [name: string]: unknown;
         };
         content: {
@@ -12689,21 +12714,35 @@ export interface operations {
         headers: {
           ETag: components['headers']['ETag'];
           'Cache-Control': components['headers']['Cache-Control'];
+          'Content-Disposition': components['headers']['Content-Disposition'];
           'Catalog-Version': components['headers']['Catalog-Version'];
           'X-Rate-Limit-Remaining': components['headers']['X-Rate-Limit-Remaining'];
           'X-Rate-Limit-Limit': components['headers']['X-Rate-Limit-Limit'];
           'X-Rate-Limit-Reset': components['headers']['X-Rate-Limit-Reset'];
           'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           RateLimit: components['headers']['RateLimit'];
-          /** @description `attachment; filename="<name>-<version>.tgz"` */
-          'Content-Disposition'?: string;
           [name: string]: unknown;
         };
         content: {
           'application/gzip': string;
         };
       };
-      304: components['responses']['NotModified'];
+      /** @description The `If-None-Match` ETag is still current: no body */
+      304: {
+        headers: {
+          ETag: components['headers']['ETag'];
+          'Cache-Control': components['headers']['Cache-Control'];
+          'Content-Disposition': components['headers']['Content-Disposition'];
+          'Catalog-Version': components['headers']['Catalog-Version'];
+          'X-Rate-Limit-Remaining': components['headers']['X-Rate-Limit-Remaining'];
+          'X-Rate-Limit-Limit': components['headers']['X-Rate-Limit-Limit'];
+          'X-Rate-Limit-Reset': components['headers']['X-Rate-Limit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
       401: components['responses']['Unauthorized'];
       /** @description This copy of the service was built without the client (`npm run build` packs it from clients/typescript/) */
       503: {
