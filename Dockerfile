@@ -11,6 +11,8 @@ RUN npm ci --no-audit --no-fund
 COPY tsconfig.json ./
 COPY scripts ./scripts
 COPY src ./src
+# The typed client, which the build packs for GET /api/client.tgz (docs/clients.md).
+COPY clients ./clients
 RUN npm run build && npm prune --omit=dev
 
 FROM node:26-slim
@@ -23,6 +25,7 @@ COPY --from=build /app/dist ./dist
 # with them, `npm start` also finds the build current (platforms that run it).
 COPY --from=build /app/scripts ./scripts
 COPY --from=build /app/src ./src
+COPY --from=build /app/clients ./clients
 COPY data ./data
 RUN mkdir -p var && chown 1000:1000 var
 USER 1000:1000

@@ -16,6 +16,15 @@ function packageDir(root, name) {
   return dirname(createRequire(join(root, 'clients', 'typescript', 'src', 'index.ts')).resolve(`${name}/package.json`));
 }
 
+/** Whether a package is installed where the client finds it. */
+function installed(root, name) {
+  try {
+    return Boolean(packageDir(root, name));
+  } catch {
+    return false;
+  }
+}
+
 /** Every import of a bundled package in a declaration file, pointed at its copy beside it. */
 function pointAtCopies(declarations) {
   return BUNDLED.reduce(
@@ -33,6 +42,10 @@ function pointAtCopies(declarations) {
  * await buildClientPackage({ root, esbuild, out: join(next, 'client') });
  */
 export async function buildClientPackage({ root, esbuild, out }) {
+  // A copy pruned of its dev packages (npm prune --omit=dev) rebuilding after an edit of the client.
+  const missing = ['typescript', ...BUNDLED].filter((name) => !installed(root, name));
+  if (missing.length)
+    return console.error(`the typed client is not packed: ${missing.join(', ')} not installed (npm ci installs them)`);
   const source = join(root, 'clients', 'typescript');
   const stage = join(out, 'package');
   mkdirSync(join(stage, 'dist'), { recursive: true });
