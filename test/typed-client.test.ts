@@ -16,6 +16,7 @@ import {
   manifestWithVersion,
 } from '../scripts/lib/client-source.ts';
 import { tokenWithRole } from './helpers/admin.ts';
+import { installWithNoRegistry, USER_OPTIONS } from './helpers/client-install.ts';
 import { clientTour } from './helpers/client-tour.ts';
 import { clientRoutes, repositoryOptions, typeErrors } from './helpers/client-typecheck.ts';
 import { waitUntilUp } from './helpers/compiled-server.ts';
@@ -159,22 +160,7 @@ test('GET /api/client.tgz is an npm package with no dependencies, cacheable like
 });
 
 test('npm installs it from the server with no registry, and the installed package is typed and works', async () => {
-  const dir = await mkdtemp(join(tmpdir(), 'client-install-'));
-  const cache = await mkdtemp(join(tmpdir(), 'client-npm-cache-'));
-  await writeFile(join(dir, 'package.json'), '{ "name": "uses-the-client", "private": true, "type": "module" }\n');
-  await writeFile(join(dir, '.npmrc'), '');
-  // No registry (port 9 refuses), an empty cache, no retries: anything but the tarball fails the install.
-  const npm = ['install', `${server.url}/api/client.tgz`, '--registry', 'http://127.0.0.1:9', '--cache', cache];
-  npm.push(
-    '--userconfig',
-    join(dir, '.npmrc'),
-    '--fetch-retries',
-    '0',
-    '--no-audit',
-    '--no-fund',
-    '--no-update-notifier',
-  );
-  await run('npm', npm, { cwd: dir });
+  const dir = await installWithNoRegistry(`${server.url}/api/client.tgz`);
   const installed = JSON.parse(
     await readFile(join(dir, 'node_modules', 'series-catalog-client', 'package.json'), 'utf8'),
   );
@@ -192,17 +178,8 @@ test('npm installs it from the server with no registry, and the installed packag
       "await catalog.GET('/api/v1/seasons', { params: { query: { seasn_num: '2' } } });",
     ].join('\n'),
   );
-  // The installed declarations alone (skipLibCheck off: openapi-fetch's copies are checked too).
-  const options = {
-    module: ts.ModuleKind.NodeNext,
-    moduleResolution: ts.ModuleResolutionKind.NodeNext,
-    target: ts.ScriptTarget.ES2022,
-    lib: ['lib.es2022.full.d.ts'],
-    strict: true,
-    skipLibCheck: false,
-    types: [],
-  };
-  assert.equal(typeErrors([join(dir, 'use.ts')], options), []);
+  // The installed declarations alone, openapi-fetch's copies included.
+  assert.equal(typeErrors([join(dir, 'use.ts')], USER_OPTIONS), []);
   // Run as the JavaScript tsc makes of it.
   const script = ts.transpileModule(await readFile(join(dir, 'use.ts'), 'utf8'), {
     compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 },
