@@ -6,6 +6,7 @@ import type { Catalog } from './catalog/catalog.ts';
 import type { Config } from './config/env.ts';
 import type { Logger } from './config/logger.ts';
 import { docsRoutes } from './docs/routes.ts';
+import { collectionRoutes } from './docs/collection-routes.ts';
 import { accessLog } from './http/access-log.ts';
 import { bearerAuth, bearerOf } from './http/bearer.ts';
 import { errorHandler } from './http/errors.ts';
@@ -125,6 +126,14 @@ export function createApp(
     cacheControl,
     defaultLanguage: config.DEFAULT_LANGUAGE,
     maxPageSize: config.MAX_PAGE_SIZE,
+    writes: writer !== undefined,
+    sandboxes: writer?.sandboxes !== undefined,
+    simulation: config.SIMULATE,
+  });
+  collectionRoutes(routes, {
+    ...routeDeps,
+    cacheControl,
+    defaultLanguage: config.DEFAULT_LANGUAGE,
     writes: writer !== undefined,
     sandboxes: writer?.sandboxes !== undefined,
     simulation: config.SIMULATE,

@@ -11,6 +11,7 @@ import { REFERENCE_ASSETS } from './reference-page.ts';
 import { ALWAYS_FREE, COMPONENT_RESPONSES, HEADERS, headerRefs, COMMON_HEADERS } from './responses.ts';
 import { componentSchemas, type Json } from './schemas.ts';
 import { picturePaths } from './picture-paths.ts';
+import { collectionPaths } from './collection-paths.ts';
 import { accountPaths, metaPaths } from './service-paths.ts';
 import { PACKAGE as pkg } from '../lib/package-info.ts';
 
@@ -229,6 +230,7 @@ export function buildOpenApi(options: OpenApiOptions): Json {
         ...graphqlPaths(),
         ...picturePaths(),
         ...referencePaths(),
+        ...collectionPaths(),
       }),
     ),
     components: {
