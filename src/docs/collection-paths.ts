@@ -10,6 +10,9 @@ import type { Json } from './schemas.ts';
  */
 export function collectionPaths(): Record<string, Json> {
   const names = Object.keys(COLLECTION_FORMATS);
+  const formats = Object.entries(COLLECTION_FORMATS)
+    .map(([name, format]) => `\`${name}\`: ${format.description}.`)
+    .join(' ');
   // A JSON collection is an object; an .http file is text.
   const content = Object.fromEntries(
     Object.values(COLLECTION_FORMATS).map(({ type }) => {
@@ -23,11 +26,10 @@ export function collectionPaths(): Record<string, Json> {
         tags: ['Reference'],
         operationId: 'getCollection',
         summary: 'This API as a request collection: Postman, Bruno or an .http file',
-        description: `Every operation of this document as a request with a working example (this catalog's uuids, this server's address in \`baseUrl\`) and a test of the status it answers, signing up an account first and keeping its token. ${Object.entries(
-          COLLECTION_FORMATS,
-        )
-          .map(([name, format]) => `\`${name}\`: ${format.description}.`)
-          .join(' ')} Counts against no rate limit.`,
+        description:
+          "Every operation of this document as a request with a working example (this catalog's uuids, this " +
+          "server's address in `baseUrl`) and a test of the status it answers, signing up an account first and " +
+          `keeping its token. ${formats} Counts against no rate limit.`,
         parameters: [{ name: 'name', in: 'path', required: true, schema: { type: 'string', enum: names } }],
         responses: {
           200: {

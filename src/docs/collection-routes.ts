@@ -10,7 +10,7 @@ import { COLLECTION_FORMATS } from './collections/formats.ts';
 import { planCollection } from './collections/plan-collection.ts';
 import type { JsonObject } from './collections/sketch.ts';
 
-/** What the collections need: the document's settings, the catalog, the public address, how long caches may keep them. */
+/** What the collections need: the document's settings, the catalog, the public address, how long caches keep them. */
 export interface CollectionRouteOptions extends OpenApiOptions {
   served: ServedCatalog;
   cacheControl: string;

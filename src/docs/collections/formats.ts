@@ -20,7 +20,8 @@ export const COLLECTION_FORMATS: Readonly<Record<string, CollectionFormat>> = {
   'bruno.json': {
     type: 'application/json',
     description:
-      'A Bruno collection (JSON): import it in the Bruno app; `bru run` runs it once written as a folder of .bru files (docs/clients.md)',
+      'A Bruno collection (JSON): import it in the Bruno app; `bru run` runs it once written as a folder ' +
+      'of .bru files (docs/clients.md)',
     write: (plan) => JSON.stringify(brunoCollection(plan), null, 2),
   },
   'catalog.http': {

@@ -9,6 +9,12 @@ const block = (marker: '<' | '>', script: string) =>
     .map((line) => `  ${line}`)
     .join('\n')}\n%}`;
 
+/**
+ * httpyac keeps each named answer as a variable and reads `{{…}}` inside a text one (a script
+ * bundle) as an expression at every later request: a text answer is forgotten once tested.
+ */
+const FORGET_TEXT = (name: string) => `if (typeof response.body === 'string') client.global.clear('${name}');`;
+
 function request(request: PlannedRequest): string {
   const before = preRequestScript(request);
   // The account requests send credentials, never the token (a placeholder one would be refused).
@@ -27,7 +33,7 @@ function request(request: PlannedRequest): string {
     ...(request.bearer || signedIn ? ['Authorization: Bearer {{token}}'] : []),
     ...(request.body !== undefined ? ['', request.body] : []),
     '',
-    block('>', testScript(request)),
+    block('>', `${testScript(request)}\n${FORGET_TEXT(request.name)}`),
     '',
   ].join('\n');
 }

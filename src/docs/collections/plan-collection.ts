@@ -105,7 +105,8 @@ export function planCollection(doc: JsonObject, baseUrl = 'http://localhost:3000
     title: String(info.title ?? 'API'),
     description:
       'Every operation of the OpenAPI document, each with a test of the status it answers as run. ' +
-      'It signs up an account (or signs in `username` when given) and keeps its token; writes answer 403 to a BASIC account. ' +
+      'It signs up an account (or signs in `username` when given) and keeps its token; ' +
+      'writes answer 403 to a BASIC account. ' +
       `"${CURATOR_WRITE}" creates, changes and deletes a record: a MAINTAINER runs "${SIGN_IN}" and it ` +
       'with `username` and `password` given.',
     variables: {

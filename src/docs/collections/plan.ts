@@ -70,10 +70,10 @@ function fillPath(template: string, parameters: JsonObject[]): { path: string; m
   });
   const query = parameters
     .filter((p) => p.in === 'query' && p.required === true)
-    .map(
-      (p) =>
-        `${encodeURIComponent(String(p.name))}=${encodeURIComponent(String(p.example ?? exampleOf(asObject(p.schema)) ?? ''))}`,
-    );
+    .map((p) => {
+      const value = String(p.example ?? exampleOf(asObject(p.schema)) ?? '');
+      return `${encodeURIComponent(String(p.name))}=${encodeURIComponent(value)}`;
+    });
   if (query.length > 0) path += `?${query.join('&')}`;
   return { path, missing };
 }

@@ -41,7 +41,8 @@ const ERROR_SHAPE = (method: string) =>
 export function testScript(request: PlannedRequest): string {
   const lines = [
     `const expected = ${expectedStatus(request)};`,
-    "check('status is ' + expected, () => assert(status() === expected, 'expected ' + expected + ', got ' + status()));",
+    "check('status is ' + expected, () =>",
+    "  assert(status() === expected, 'expected ' + expected + ', got ' + status()));",
     `if (expected >= 400) {\n${ERROR_SHAPE(request.method)}\n}`,
   ];
   for (const [variable, field] of Object.entries(request.stores ?? {}))
