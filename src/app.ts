@@ -7,6 +7,7 @@ import type { Config } from './config/env.ts';
 import type { Logger } from './config/logger.ts';
 import { docsRoutes } from './docs/routes.ts';
 import { clientPackageRoutes } from './http/routes/client-package.ts';
+import { collectionRoutes } from './docs/collection-routes.ts';
 import { accessLog } from './http/access-log.ts';
 import { bearerAuth, bearerOf } from './http/bearer.ts';
 import { errorHandler } from './http/errors.ts';
@@ -122,17 +123,23 @@ export function createApp(
     boardRoutes(routes, cacheControl);
   }
   accountRoutes(routes, accounts, limits && signInGuard(limits));
-  docsRoutes(routes, {
-    served,
-    cacheControl,
+  // What the OpenAPI document says of this deployment: the reference and the collections made from it.
+  const document = {
     defaultLanguage: config.DEFAULT_LANGUAGE,
     maxPageSize: config.MAX_PAGE_SIZE,
     maxCsvRows: config.CSV_MAX_ROWS,
     writes: writer !== undefined,
     sandboxes: writer?.sandboxes !== undefined,
     simulation: config.SIMULATE,
-  });
+  };
+  docsRoutes(routes, { served, cacheControl, ...document });
   clientPackageRoutes(routes, cacheControl);
+  collectionRoutes(routes, {
+    served,
+    cacheControl,
+    ...document,
+    ...(config.PUBLIC_URL ? { publicUrl: config.PUBLIC_URL } : {}),
+  });
   graphqlRoutes(routes, {
     ...routeDeps,
     cacheControl,

@@ -175,6 +175,20 @@ test('one URL asked in turn for CSV and JSON by Accept: every answer, replayed o
   }
 });
 
+test('a CSV page keeps its file name through the fast path, and its 304 sends none', async () => {
+  const path = '/api/v1/characters?format=csv&size=5';
+  const { headers } = await get(path);
+  const etag = String(headers.get('etag'));
+  // A 304 first, remembered; then 200s (replayed), then 304s again: each as it should be.
+  for (const conditional of [true, true, false, false, false, true]) {
+    // A Cache-Control of our own: fetch would add `no-cache` to a conditional request, and get a 200.
+    const answer = await get(path, conditional ? { 'If-None-Match': etag, 'Cache-Control': 'max-age=0' } : {});
+    assert.is(answer.status, conditional ? 304 : 200);
+    const disposition = answer.headers.get('content-disposition');
+    assert.is(disposition, conditional ? null : 'attachment; filename="characters.csv"');
+  }
+});
+
 test('the encoder writes what csv-stringify writes, for generated records', () => {
   const text = fc.string({ unit: 'grapheme', maxLength: 12 });
   const hostile = fc.constantFrom('=1+1', '+1', '-1', '@x', '\tx', '\rx', '"q"', 'a,b', 'a\nb', 'a\r\nb', '');

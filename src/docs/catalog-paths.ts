@@ -6,6 +6,9 @@ import { componentName, ref, type Json } from './schemas.ts';
 import { capitalize, withArticle } from '../lib/text.ts';
 import { socialPaths } from './social-paths.ts';
 
+/** Examples from the loaded catalog: a uuid per family, and `social`, a social network of the actors' example. */
+export type DocumentExamples = Partial<Record<FamilyName, string>> & { social?: string };
+
 /** The tag grouping a family's operations. @example familyTag(family('actors')); // 'Actors' */
 export function familyTag(family: Family): string {
   return capitalize(family.name);
@@ -225,11 +228,11 @@ function overviewPaths(overview: Family, example: string | undefined): Record<st
  * @example
  * Object.keys(catalogPaths()); // ['/api/v1/overview', …, '/api/v1/actors', '/api/v1/actors/random', …]
  */
-export function catalogPaths(examples: Partial<Record<FamilyName, string>> = {}): Record<string, Json> {
+export function catalogPaths(examples: DocumentExamples = {}): Record<string, Json> {
   const paths: Record<string, Json> = overviewPaths(FAMILIES.get('overview')!, examples.overview);
   for (const family of FAMILIES.values()) {
     if (family.name !== 'overview') Object.assign(paths, familyPaths(family, examples[family.name]));
-    if (family.name === 'actors') Object.assign(paths, socialPaths(examples.actors));
+    if (family.name === 'actors') Object.assign(paths, socialPaths(examples.actors, examples.social));
   }
   return paths;
 }

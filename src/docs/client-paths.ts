@@ -1,8 +1,8 @@
 import { ALWAYS_FREE, COMMON_HEADERS, errorResponse, headerRefs } from './responses.ts';
 import type { Json } from './schemas.ts';
 
-/** The headers of the package and of its 304: a download's file name, and what caches need. */
-const HEADERS = ['ETag', 'Cache-Control', 'Content-Disposition', ...COMMON_HEADERS];
+/** The headers of the package's 304: what caches need. */
+const HEADERS = ['ETag', 'Cache-Control', ...COMMON_HEADERS];
 
 /**
  * `GET /api/client.tgz`: the typed TypeScript client made from this document, as an npm
@@ -25,7 +25,7 @@ export function clientPaths(): Record<string, Json> {
         responses: {
           200: {
             description: 'The package (`package/package.json`, its ES module and its declarations), gzipped',
-            headers: headerRefs(HEADERS),
+            headers: headerRefs([...HEADERS, 'Content-Disposition']),
             content: {
               'application/gzip': { schema: { type: 'string', contentMediaType: 'application/gzip' } },
             },

@@ -1,6 +1,6 @@
-import { FAMILIES, type FamilyName } from '../catalog/families.ts';
+import { FAMILIES } from '../catalog/families.ts';
 import { FILTER_OPERATORS } from '../catalog/filter-operators.ts';
-import { catalogPaths, familyTag } from './catalog-paths.ts';
+import { catalogPaths, familyTag, type DocumentExamples } from './catalog-paths.ts';
 import { addWritePaths, writeSchemas } from './write-paths.ts';
 import { GRAPHQL_SCHEMAS, graphqlPaths } from './graphql-paths.ts';
 import { CHANGE_SCHEMAS, changePaths } from './change-paths.ts';
@@ -12,6 +12,7 @@ import { ALWAYS_FREE, COMPONENT_RESPONSES, HEADERS, headerRefs, COMMON_HEADERS }
 import { componentSchemas, type Json } from './schemas.ts';
 import { picturePaths } from './picture-paths.ts';
 import { clientPaths } from './client-paths.ts';
+import { collectionPaths } from './collection-paths.ts';
 import { accountPaths, metaPaths } from './service-paths.ts';
 import { PACKAGE as pkg } from '../lib/package-info.ts';
 
@@ -19,8 +20,11 @@ import { PACKAGE as pkg } from '../lib/package-info.ts';
 export interface OpenApiOptions extends ParameterOptions {
   /** The series, from the overview: the document's title. */
   series?: string;
-  /** A uuid per family, from the loaded catalog: the example of every `{uuid}`, so "Try it out" needs no typing. */
-  examples?: Partial<Record<FamilyName, string>>;
+  /**
+   * A uuid per family, from the loaded catalog: the example of every `{uuid}`, so "Try it out"
+   * needs no typing; `social`, a social network of the actors' example.
+   */
+  examples?: DocumentExamples;
   /** Whether the write routes are served (`CATALOG_WRITES`); on unless false. */
   writes?: boolean;
   /** Whether classroom mode's sandboxes are on (their routes are served). */
@@ -231,6 +235,7 @@ export function buildOpenApi(options: OpenApiOptions): Json {
         ...picturePaths(),
         ...referencePaths(),
         ...clientPaths(),
+        ...collectionPaths(),
       }),
     ),
     components: {

@@ -37,6 +37,18 @@ const UUID: Json = {
   schema: { type: 'string', format: 'uuid' },
 };
 
+/** The `{social}` path parameter, with `example` (a network of the actors' example) when given. */
+export function socialParameter(example?: string): Json {
+  const social: Json = {
+    name: 'social',
+    in: 'path',
+    required: true,
+    description: "The network's name, e.g. `Instagram` (any case).",
+    schema: { type: 'string' },
+  };
+  return example ? { ...social, example } : social;
+}
+
 /** A `$ref` to a component parameter. @example parameter('Page'); // { $ref: '#/components/parameters/Page' } */
 export function parameter(name: string): Json {
   return { $ref: `#/components/parameters/${name}` };
@@ -107,7 +119,7 @@ export function componentParameters({
       type: 'string',
       examples: [defaultLanguage],
     }),
-    Social: path('social', "The network's name, e.g. `Instagram` (any case).", { type: 'string' }),
+    Social: socialParameter(),
   };
 }
 

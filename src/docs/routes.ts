@@ -4,6 +4,7 @@ import { servedTo } from '../http/caller-view.ts';
 import { send } from '../http/send.ts';
 import type { ServedCatalog } from '../served/served-catalog.ts';
 import { buildOpenApi, HOME, type OpenApiOptions } from './openapi.ts';
+import { servedDocument } from './served-document.ts';
 import { checkReferencePage, loadReferencePage } from './reference-page.ts';
 
 /** What the reference needs: the document's settings, the catalog, and how long caches may keep it. */
@@ -47,17 +48,7 @@ export function docsRoutes(router: RouteTable, { served, cacheControl, ...docume
     }
     const { catalog, cache } = servedTo(ctx, { served });
     // Made for the catalog being served: its series names the document, its records fill the examples.
-    const entry = cache.get('openapi.json', () => {
-      const overview = catalog.store('overview').translation(0, catalog.defaultLanguage).fields;
-      const examples = Object.fromEntries(
-        [...catalog.stores].flatMap(([name, store]) => (store.size ? [[name, store.records[0]!.uuid]] : [])),
-      );
-      return {
-        json: JSON.stringify(
-          buildOpenApi({ ...document, ...(overview.title ? { series: String(overview.title) } : {}), examples }),
-        ),
-      };
-    });
+    const entry = cache.get('openapi.json', () => ({ json: JSON.stringify(servedDocument(catalog, document)) }));
     send(ctx, entry, cacheControl);
   });
 

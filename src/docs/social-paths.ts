@@ -1,10 +1,10 @@
 import { familyPath } from '../catalog/href.ts';
-import { parameter, uuidParameter } from './parameters.ts';
+import { parameter, socialParameter, uuidParameter } from './parameters.ts';
 import { ALWAYS, CACHED, errorResponse, response, success } from './responses.ts';
 import { ref, type Json } from './schemas.ts';
 
 /** An actor's social accounts. */
-export function socialPaths(example: string | undefined): Record<string, Json> {
+export function socialPaths(example: string | undefined, social?: string): Record<string, Json> {
   const tags = ['Actors'];
   const uuid = uuidParameter(example);
   const actor = { 400: errorResponse('A malformed uuid'), 404: errorResponse('No such actor') };
@@ -47,7 +47,7 @@ export function socialPaths(example: string | undefined): Record<string, Json> {
         operationId: 'getActorSocial',
         summary: "The actor's account on one network",
         description: 'The network is matched by name in any case (`instagram` finds `Instagram`).',
-        parameters: [uuid, parameter('Social')],
+        parameters: [uuid, social ? socialParameter(social) : parameter('Social')],
         responses: {
           200: success('The account', ref('Social'), CACHED),
           304: response('NotModified'),

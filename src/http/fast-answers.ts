@@ -41,8 +41,10 @@ export function replay(
   }
   const body = entry.bytes(encoding);
   if (encoding !== 'identity') head.push('content-encoding', encoding);
-  // Remembered from a 200 or a 304: the type comes from the entry either way.
+  // Remembered from a 200 or a 304: the type and file name come from the entry either way.
   head.push('content-type', entry.headers['Content-Type']!, 'content-length', String(body.length));
+  const disposition = entry.headers['Content-Disposition'];
+  if (disposition !== undefined) head.push('content-disposition', disposition);
   res.writeHead(200, head).end(body);
 }
 

@@ -50,9 +50,12 @@ export function knownSize(known: Known, key: string): number {
   return KNOWN_OVERHEAD_BYTES + key.length + known.path.length + charsOf(known.headers) + charsOf(params) + error;
 }
 
-/** What the fast path writes itself: the type of every answer, and an error's `Cache-Control`. */
+/**
+ * What the fast path writes itself: the type and file name of every answer (from its entry: a
+ * 304 has neither, and may be what was remembered), and an error's `Cache-Control`.
+ */
 export function writtenHere(answer: Known['answer']): string[] {
-  return 'cacheKey' in answer ? ['content-type'] : ['content-type', 'cache-control'];
+  return 'cacheKey' in answer ? ['content-type', 'content-disposition'] : ['content-type', 'cache-control'];
 }
 
 /**

@@ -50,7 +50,9 @@ export function cacheableAnswer(req: IncomingMessage, entry: CachedResponse, cac
   if (entry.compressible) headers.Vary = 'Accept-Encoding';
   if (etag) headers.ETag = etag;
   if (status === 304) {
+    // No metadata of the body it does not send (RFC 9110, 15.4.5): its type, its file name.
     delete headers['Content-Type'];
+    delete headers['Content-Disposition'];
     return { status, headers };
   }
   if (encoding !== 'identity') headers['Content-Encoding'] = encoding;

@@ -19,16 +19,20 @@ export async function exampleUrls(resolved: Json): Promise<(template: string) =>
     const family = /^\/api\/v1\/(\w+)/.exec(template)?.[1] ?? '';
     const record = firsts.get(family);
     const social = (record?.socials as { social: string }[] | undefined)?.[0]?.social ?? '';
+    const parameters = (operation(resolved, 'GET', template).parameters ?? []) as Json[];
     const path = template
       .replace('{uuid}', String(record?.uuid))
       .replace('{language}', 'pt-BR')
       .replace('{social}', social)
       .replace('{asset}', 'reference.css')
       .replace('{file}', 'graphiql.css')
-      .replace('/images/{folder}/{picture}', String(firsts.get('characters')?.thumbnail));
-    const required = ((operation(resolved, 'GET', template).parameters ?? []) as Json[]).filter(
-      (p) => p.in === 'query' && p.required,
-    );
+      .replace('/images/{folder}/{picture}', String(firsts.get('characters')?.thumbnail))
+      // Any other parameter: the first value its schema lists (a collection's name, say).
+      .replace(/\{(\w+)\}/g, (_, name: string) => {
+        const parameter = parameters.find((p) => p.in === 'path' && p.name === name);
+        return String(((parameter?.schema as Json | undefined)?.enum as unknown[] | undefined)?.[0] ?? `{${name}}`);
+      });
+    const required = parameters.filter((p) => p.in === 'query' && p.required);
     return required.length
       ? `${path}?${new URLSearchParams(required.map((p): [string, string] => [String(p.name), String(p.example)]))}`
       : path;

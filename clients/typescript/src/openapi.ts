@@ -1419,6 +1419,26 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/collections/{name}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * This API as a request collection: Postman, Bruno or an .http file
+     * @description Every operation of this document as a request with a working example (this catalog's uuids, this server's address in `baseUrl`) and a test of the status it answers, signing up an account first and keeping its token. `postman.json`: A Postman Collection v2.1: import it in Postman, or run it with `newman run`. `bruno.json`: A Bruno collection (JSON): import it in the Bruno app; `bru run` runs it once written as a folder of .bru files (docs/clients.md). `catalog.http`: An .http file for httpyac (`httpyac send catalog.http --all`), the JetBrains HTTP Client and VS Code. Counts against no rate limit.
+     */
+    get: operations['getCollection'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -12714,13 +12734,13 @@ export interface operations {
         headers: {
           ETag: components['headers']['ETag'];
           'Cache-Control': components['headers']['Cache-Control'];
-          'Content-Disposition': components['headers']['Content-Disposition'];
           'Catalog-Version': components['headers']['Catalog-Version'];
           'X-Rate-Limit-Remaining': components['headers']['X-Rate-Limit-Remaining'];
           'X-Rate-Limit-Limit': components['headers']['X-Rate-Limit-Limit'];
           'X-Rate-Limit-Reset': components['headers']['X-Rate-Limit-Reset'];
           'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           RateLimit: components['headers']['RateLimit'];
+          'Content-Disposition': components['headers']['Content-Disposition'];
           [name: string]: unknown;
         };
         content: {
@@ -12732,7 +12752,6 @@ export interface operations {
         headers: {
           ETag: components['headers']['ETag'];
           'Cache-Control': components['headers']['Cache-Control'];
-          'Content-Disposition': components['headers']['Content-Disposition'];
           'Catalog-Version': components['headers']['Catalog-Version'];
           'X-Rate-Limit-Remaining': components['headers']['X-Rate-Limit-Remaining'];
           'X-Rate-Limit-Limit': components['headers']['X-Rate-Limit-Limit'];
@@ -12746,6 +12765,56 @@ export interface operations {
       401: components['responses']['Unauthorized'];
       /** @description This copy of the service was built without the client (`npm run build` packs it from clients/typescript/) */
       503: {
+        headers: {
+          'Cache-Control': components['headers']['Cache-Control'];
+          'Catalog-Version': components['headers']['Catalog-Version'];
+          'X-Rate-Limit-Remaining': components['headers']['X-Rate-Limit-Remaining'];
+          'X-Rate-Limit-Limit': components['headers']['X-Rate-Limit-Limit'];
+          'X-Rate-Limit-Reset': components['headers']['X-Rate-Limit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      default: components['responses']['Error'];
+    };
+  };
+  getCollection: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        name: 'postman.json' | 'bruno.json' | 'catalog.http';
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The collection, as an attachment named as asked */
+      200: {
+        headers: {
+          ETag: components['headers']['ETag'];
+          'Cache-Control': components['headers']['Cache-Control'];
+          'Content-Disposition': components['headers']['Content-Disposition'];
+          'Catalog-Version': components['headers']['Catalog-Version'];
+          'X-Rate-Limit-Remaining': components['headers']['X-Rate-Limit-Remaining'];
+          'X-Rate-Limit-Limit': components['headers']['X-Rate-Limit-Limit'];
+          'X-Rate-Limit-Reset': components['headers']['X-Rate-Limit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': Record<string, never>;
+        };
+      };
+      304: components['responses']['NotModified'];
+      401: components['responses']['Unauthorized'];
+      /** @description No collection of that name (the message lists them) */
+      404: {
         headers: {
           'Cache-Control': components['headers']['Cache-Control'];
           'Catalog-Version': components['headers']['Catalog-Version'];

@@ -194,6 +194,7 @@ export class SiteApi {
     };
     if (fresh(asked, { etag })) {
       delete headers['Content-Type'];
+      delete headers['Content-Disposition'];
       delete headers['Content-Length'];
       return { status: 304, headers };
     }
