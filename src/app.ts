@@ -207,12 +207,13 @@ export function createServer(config: Config, parts: ServiceParts): Server {
 
 /** The boot line under `RATE_LIMIT=off`, which would otherwise print nothing about the limits. */
 const RATE_LIMITS_OFF =
-  'rate limits: off (RATE_LIMIT=off): any client may send any number of requests, to /api/v1/auth/* too, and none is answered 429; for servers strangers cannot reach';
+  'rate limits: off (RATE_LIMIT=off): any client may send any number of requests, to /api/v1/auth/* too, and ' +
+  'none is answered 429; for servers strangers cannot reach';
 
 /**
- * Starts the service on a loaded catalog (none yet only under WATCH_DATA, which waits for good data): opens the accounts, creates the limits, listens,
- * says where it can be reached, watches the data when asked, and stops gracefully on
- * SIGTERM or SIGINT. Rejects with a message naming what could not be used.
+ * Starts the service on a loaded catalog (none yet only under WATCH_DATA, which waits for good data): opens the
+ * accounts, creates the limits, listens, says where it can be reached, watches the data when asked, and stops
+ * gracefully on SIGTERM or SIGINT. Rejects with a message naming what could not be used.
  *
  * @example
  * const server = await startService(config, catalog, log);

@@ -57,7 +57,10 @@ export class FamilyStore {
    * again as queries need them.
    *
    * @example
-   * const next = store.patched(new Map([[uuid, record]]), new Map([['pt-BR', new Map([[uuid, { title: 'Título' }]])]]));
+   * const next = store.patched(
+   *   new Map([[uuid, record]]),
+   *   new Map([['pt-BR', new Map([[uuid, { title: 'Título' }]])]]),
+   * );
    */
   patched(
     records: ReadonlyMap<string, CatalogRecord>,

@@ -76,7 +76,8 @@ export const VARIABLES = {
   TRUST_PROXY: {
     default: 'false',
     description:
-      'Number of proxies in front that append to `X-Forwarded-For` (`true` = 1); the client address is read that many entries from the right',
+      'Number of proxies in front that append to `X-Forwarded-For` (`true` = 1); the client address is read that ' +
+      'many entries from the right',
     parse: proxyHops,
   },
   PUBLIC_URL: {
@@ -87,20 +88,24 @@ export const VARIABLES = {
   CLASSROOM: {
     default: 'off',
     description:
-      '`on`: classroom mode (`npm run classroom` sets it): turns `SIMULATE` on, prints the addresses to give students with a QR code, and raises the per-address budgets to fit a class behind one address (see `CLASSROOM_DEFAULTS`)',
+      '`on`: classroom mode (`npm run classroom` sets it): turns `SIMULATE` on, prints the addresses to give ' +
+      'students with a QR code, and raises the per-address budgets to fit a class behind one address (see ' +
+      '`CLASSROOM_DEFAULTS`)',
     parse: flag,
   },
   SIMULATE: {
     default: 'off',
     description:
-      '`on`: requests may ask for simulated latency (`_delay=<ms>`) and failures (`_fail=<status>`); on in classroom mode whatever it says',
+      '`on`: requests may ask for simulated latency (`_delay=<ms>`) and failures (`_fail=' +
+      '<status>`); on in classroom mode whatever it says',
     parse: flag,
   },
   ...LIMIT_VARIABLES,
   ACCOUNTS_STORE: {
     default: 'file',
     description:
-      '`file`: `ACCOUNTS_FILE`, for one instance; `redis`: shared by every instance through `REDIS_URL` (needs `JWT_SECRET`)',
+      '`file`: `ACCOUNTS_FILE`, for one instance; `redis`: shared by every instance through `REDIS_URL` (needs ' +
+      '`JWT_SECRET`)',
     parse: oneOf('file', 'redis'),
   },
   ACCOUNTS_REDIS_TIMEOUT_MS: {
@@ -116,25 +121,29 @@ export const VARIABLES = {
   CATALOG_WRITES: {
     default: 'on',
     description:
-      '`on`: MAINTAINER and ADMIN accounts may create, change and delete catalog records (POST, PATCH, DELETE); `off`: those routes answer 405',
+      '`on`: MAINTAINER and ADMIN accounts may create, change and delete catalog records (POST, PATCH, DELETE); ' +
+      '`off`: those routes answer 405',
     parse: flag,
   },
   CATALOG_OVERLAY_FILE: {
     default: '',
     description:
-      'File keeping the catalog writes, one JSON line a write (the overlay over `DATA_DIR`, mode 0600); unset: `catalog-overlay.json` beside `ACCOUNTS_FILE`',
+      'File keeping the catalog writes, one JSON line a write (the overlay over `DATA_DIR`, mode 0600); unset: ' +
+      '`catalog-overlay.json` beside `ACCOUNTS_FILE`',
     parse: optionalPath,
   },
   SANDBOX_WRITES: {
     default: '200',
     description:
-      "Classroom mode: writes one account's sandbox may hold; the next is refused with 409 until it is reset (`DELETE /api/v1/sandbox`)",
+      "Classroom mode: writes one account's sandbox may hold; the next is refused with 409 until it is reset " +
+      '(`DELETE /api/v1/sandbox`)',
     parse: integer(1, 100_000),
   },
   SANDBOX_MB: {
     default: '64',
     description:
-      'Classroom mode: memory for all sandboxes together, estimated per write; a write past it is refused with 409 (idle sandboxes past `SANDBOX_TTL` are dropped first)',
+      'Classroom mode: memory for all sandboxes together, estimated per write; a write past it is refused with ' +
+      '409 (idle sandboxes past `SANDBOX_TTL` are dropped first)',
     parse: integer(1, 65536),
   },
   SANDBOX_TTL: {
@@ -145,13 +154,16 @@ export const VARIABLES = {
   SANDBOX_FILE: {
     default: '',
     description:
-      'Classroom mode: file keeping the sandboxes, one JSON line a write (mode 0600); unset: `sandboxes.json` beside `ACCOUNTS_FILE`. Not used with `ACCOUNTS_STORE=redis`: the sandboxes then live in that Redis, shared by every instance',
+      'Classroom mode: file keeping the sandboxes, one JSON line a write (mode 0600); unset: `sandboxes.json` ' +
+      'beside `ACCOUNTS_FILE`. Not used with `ACCOUNTS_STORE=redis`: the sandboxes then live in that Redis, ' +
+      'shared by every instance',
     parse: optionalPath,
   },
   JWT_SECRET: {
     default: '',
     description:
-      'Key signing the bearer tokens (HS256), at least 32 bytes; unset: a random key kept in `jwt-secret` beside `ACCOUNTS_FILE`',
+      'Key signing the bearer tokens (HS256), at least 32 bytes; unset: a random key kept in `jwt-secret` beside ' +
+      '`ACCOUNTS_FILE`',
     parse: optionalSecret(32),
     secret: true,
   },
@@ -190,7 +202,8 @@ export const VARIABLES = {
   MAX_CONNECTIONS_PER_ADDRESS: {
     default: '256',
     description:
-      'Open connections per peer address; not applied behind a proxy (`TRUST_PROXY`), whose connections all share its address',
+      'Open connections per peer address; not applied behind a proxy (`TRUST_PROXY`), whose connections all ' +
+      'share its address',
     parse: integer(1, 1000000),
   },
   CHANGE_STREAMS: {
@@ -275,7 +288,9 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): { config: Conf
   }
   if (checked.NODE_ENV === 'production' && checked.SCRYPT_N < PRODUCTION_SCRYPT_N) {
     return {
-      error: `SCRYPT_N must be at least ${PRODUCTION_SCRYPT_N} when NODE_ENV=production (got '${checked.SCRYPT_N}'); lower values are for tests`,
+      error:
+        `SCRYPT_N must be at least ${PRODUCTION_SCRYPT_N} when NODE_ENV=production (got '${checked.SCRYPT_N}'); ` +
+        `lower values are for tests`,
     };
   }
   return { config: checked };

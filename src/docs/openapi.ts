@@ -34,14 +34,22 @@ function introduction(): string {
   return [
     `${pkg.description}.`,
     '',
-    `**Lists** answer a bare JSON array: \`page\` and \`size\` page it (\`X-Pagination-*\` and \`Link\` headers say where you are), \`sort\` and \`order\` sort it, and every other parameter filters on the field it names, with an operator at the start of the value (${operators}); each filter parameter says which its field takes and what they mean.`,
+    `**Lists** answer a bare JSON array: \`page\` and \`size\` page it (\`X-Pagination-*\` and \`Link\` headers ` +
+      `say where you are), \`sort\` and \`order\` sort it, and every other parameter filters on the field it ` +
+      `names, with an operator at the start of the value (${operators}); each filter parameter says which its ` +
+      `field takes and what they mean.`,
     '',
-    '**Try it**: open an operation, press *Try it out*, then *Execute*; every `{uuid}` comes filled in with a record of this catalog. ' +
-      'Reading needs no token: a bearer token (from Accounts) is optional and only raises your rate limit, so the reads here show no padlock.',
+    '**Try it**: open an operation, press *Try it out*, then *Execute*; every `{uuid}` comes filled in with a ' +
+      'record of this catalog. ' +
+      'Reading needs no token: a bearer token (from Accounts) is optional and only raises your rate limit, so ' +
+      'the reads here show no padlock.',
     '',
-    '**Languages**: episodes, seasons, locations, games and the overview are served in the `language` asked for, else the best match of `Accept-Language`, else the default. ' +
+    '**Languages**: episodes, seasons, locations, games and the overview are served in the `language` asked for, ' +
+      'else the best match of `Accept-Language`, else the default. ' +
       '**GraphQL**: the same catalog answers at [/api/graphql](/api/graphql), which opens GraphiQL in a browser. ' +
-      '**Errors** all have one shape (`Error`). **Caching**: reads carry a strong `ETag`. **Rate limits**: `X-Rate-Limit-*` and `RateLimit` headers on every `/api` answer, 429 with `Retry-After` past the budget; a bearer token from Accounts raises it.',
+      '**Errors** all have one shape (`Error`). **Caching**: reads carry a strong `ETag`. **Rate limits**: ' +
+      '`X-Rate-Limit-*` and `RateLimit` headers on every `/api` answer, 429 with `Retry-After` past the budget; ' +
+      'a bearer token from Accounts raises it.',
   ].join('\n');
 }
 
@@ -67,7 +75,8 @@ function referencePaths(): Record<string, Json> {
         operationId: 'home',
         summary: 'Leads a browser to the API reference',
         description:
-          'A redirect, so that the address of the server alone opens the reference page; HEAD answers the same without the body.',
+          'A redirect, so that the address of the server alone opens the reference page; HEAD answers the same ' +
+          'without the body.',
         responses: {
           302: {
             description: `Redirect to \`${HOME.location}\`, with a one-line page linking to it`,
@@ -84,7 +93,8 @@ function referencePaths(): Record<string, Json> {
         operationId: 'getReferencePage',
         summary: 'This interactive API reference (works offline)',
         description:
-          'The reference page, served with every script and stylesheet it needs by this server (no CDN) and a Content-Security-Policy that reaches nothing else.',
+          'The reference page, served with every script and stylesheet it needs by this server (no CDN) and a ' +
+          'Content-Security-Policy that reaches nothing else.',
         responses: {
           200: file('The page', 'text/html'),
           304: { $ref: '#/components/responses/NotModified' },
@@ -98,7 +108,8 @@ function referencePaths(): Record<string, Json> {
         operationId: 'getReferenceAsset',
         summary: 'A script, stylesheet or icon of the reference page',
         description:
-          "The files of the reference page: Swagger UI's, from the swagger-ui-dist package installed with the server, and the service's own.",
+          "The files of the reference page: Swagger UI's, from the swagger-ui-dist package installed with the " +
+          "server, and the service's own.",
         parameters: [
           {
             name: 'asset',
@@ -121,7 +132,8 @@ function referencePaths(): Record<string, Json> {
         operationId: 'getFavicon',
         summary: "The service's icon",
         description:
-          'The icon both pages link (`/api/docs/favicon.svg`, an SVG image), also where a browser looks for one by default, as when it shows a JSON answer.',
+          'The icon both pages link (`/api/docs/favicon.svg`, an SVG image), also where a browser looks for one ' +
+          'by default, as when it shows a JSON answer.',
         responses: {
           200: file('The icon', 'image/svg+xml'),
           304: { $ref: '#/components/responses/NotModified' },
@@ -193,7 +205,8 @@ export function buildOpenApi(options: OpenApiOptions): Json {
     description:
       family.name === 'overview'
         ? 'The series itself, with record counts per family, and its translations'
-        : `A page filtered by any of ${family.fields.size} fields and sorted, one by uuid, a random one${family.translation ? ', and translations' : ''}`,
+        : `A page filtered by any of ${family.fields.size} fields and sorted, one by uuid, a random ` +
+          `one${family.translation ? ', and translations' : ''}`,
   }));
   return {
     openapi: '3.1.0',

@@ -46,7 +46,8 @@ export function parameter(name: string): Json {
  * The parameters shared by many operations, for `components.parameters`.
  *
  * @example
- * componentParameters({ defaultLanguage: 'en-US', maxPageSize: 50, maxCsvRows: 100_000 }).Size.schema; // { type: 'integer', minimum: 1, default: 10 }
+ * componentParameters({ defaultLanguage: 'en-US', maxPageSize: 50, maxCsvRows: 100_000 }).Size.schema;
+ * // { type: 'integer', minimum: 1, default: 10 }
  */
 export function componentParameters({
   defaultLanguage,
@@ -92,7 +93,8 @@ export function componentParameters({
     }),
     Language: query(
       'language',
-      `Language of the translated fields (any case), e.g. \`pt-BR\`. Without it: the best match of \`Accept-Language\`, else \`${defaultLanguage}\`. ` +
+      `Language of the translated fields (any case), e.g. \`pt-BR\`. Without it: the best match of ` +
+        `\`Accept-Language\`, else \`${defaultLanguage}\`. ` +
         "A language the catalog does not have is a 400 listing those it has (they are the overview's `languages`).",
       { type: 'string', examples: [defaultLanguage] },
     ),
@@ -159,9 +161,12 @@ function searchParameter(family: Family): Json {
     in: 'query',
     required: false,
     description:
-      `Words to search for in ${text.join(', ')}${family.translation ? ' (translated fields in the served language)' : ''}. ` +
-      'Case and accents are ignored (`sao paulo` finds `São Paulo`); every word must match, each as the start of a word (`wil` finds `Willow`). ' +
-      'Combines with filters, sort and paging; without `sort`, records whose names or titles hold more of the words come first, then file order.',
+      `Words to search for in ` +
+      `${text.join(', ')}${family.translation ? ' (translated fields in the served language)' : ''}. ` +
+      'Case and accents are ignored (`sao paulo` finds `São Paulo`); every word must match, each as the start of ' +
+      'a word (`wil` finds `Willow`). ' +
+      'Combines with filters, sort and paging; without `sort`, records whose names or titles hold more of the ' +
+      'words come first, then file order.',
     schema: { type: 'string', examples: ['signal tide'] },
   };
 }
@@ -180,7 +185,8 @@ export function shapeParameters(family: Family): Json[] {
     in: 'query',
     required: false,
     description:
-      `Comma-separated relations to replace by the related records themselves (one level deep, in the served language): ${relations.map((r) => `\`${r}\``).join(', ')}. ` +
+      `Comma-separated relations to replace by the related records themselves (one level deep, in the served ` +
+      `language): ${relations.map((r) => `\`${r}\``).join(', ')}. ` +
       'An unknown relation is a 400 listing them.',
     schema: { type: 'string', examples: [relations.join(',')] },
     'x-values': relations,
@@ -190,7 +196,8 @@ export function shapeParameters(family: Family): Json[] {
     in: 'query',
     required: false,
     description:
-      'Comma-separated fields to return; `uuid` and `href` always come too, and every other field is left out. An unknown field is a 400 listing them.',
+      'Comma-separated fields to return; `uuid` and `href` always come too, and every other field is left out. ' +
+      'An unknown field is a 400 listing them.',
     schema: { type: 'string', examples: [fields.slice(2, 4).join(',')] },
     'x-values': fields,
   };
@@ -203,7 +210,8 @@ export function shapeParameters(family: Family): Json[] {
  *
  * @example
  * listParameters(family('actors')).map((p) => p.name ?? p.$ref);
- * // ['#/components/parameters/Page', '#/components/parameters/Size', 'sort', '#/components/parameters/Order', 'uuid', 'href', …]
+ * // ['#/components/parameters/Page', '#/components/parameters/Size', 'sort', '#/components/parameters/Order', 'uuid',
+ * // 'href', …]
  */
 export function listParameters(family: Family): Json[] {
   const sortable = sortableFields(family);
@@ -213,7 +221,8 @@ export function listParameters(family: Family): Json[] {
     in: 'query',
     required: false,
     description:
-      `Field to sort by, optionally followed by \`,asc\` or \`,desc\` (any case). Ties break on \`uuid\`; records lacking the field come last. ` +
+      `Field to sort by, optionally followed by \`,asc\` or \`,desc\` (any case). Ties break on \`uuid\`; ` +
+      `records lacking the field come last. ` +
       `Without it the order is the data file's. Sortable: ${sortable.map((f) => `\`${f}\``).join(', ')}.`,
     schema: { type: 'string', examples: [`${example},desc`] },
   };

@@ -57,7 +57,8 @@ const REGISTER_BODY =
 function admitted(caller: Caller | undefined, request: string, origin: string, classroom: boolean): Caller {
   if (!caller) {
     const howTo = classroom
-      ? `: register (each account writes to a sandbox of its own) with  curl -s ${origin}/api/v1/auth/register -H 'Content-Type: application/json' -d '${REGISTER_BODY}'  and send the token it answers`
+      ? `: register (each account writes to a sandbox of its own) with  curl -s ${origin}/api/v1/auth/register -H ` +
+        `'Content-Type: application/json' -d '${REGISTER_BODY}'  and send the token it answers`
       : ": send a MAINTAINER or ADMIN account's token";
     throw new HttpError(401, `${request} changes the catalog${howTo} (Authorization: Bearer <token>)`, {
       'WWW-Authenticate': 'Bearer',
@@ -91,7 +92,8 @@ function ifMatch(
     if (!tags.some((tag) => now.includes(tag))) {
       throw new HttpError(
         412,
-        `If-Match ${header} is not the current ETag of ${path}: it changed since it was read (now ${now[0]}); read it again and retry`,
+        `If-Match ${header} is not the current ETag of ${path}: it changed since it was read (now ${now[0]}); ` +
+          `read it again and retry`,
       );
     }
   };
@@ -106,7 +108,9 @@ function ifMatch(
  *
  * @example
  * const writer = new CatalogWriter({ ...routeDeps, curator });
- * const { uuid } = await writer.createRecord({ caller, request: 'mutation create_location', origin }, 'locations', { name: 'Pier' });
+ * const { uuid } = await writer.createRecord({ caller, request: 'mutation create_location', origin }, 'locations', {
+ *   name: 'Pier',
+ * });
  */
 export class CatalogWriter {
   constructor(private readonly deps: WriteDeps) {}
@@ -116,7 +120,9 @@ export class CatalogWriter {
     return this.deps.sandboxes;
   }
 
-  /** The caller, when it may write (see `admitted`): the write routes ask before reading a body, and every write again. */
+  /**
+   * The caller, when it may write (see `admitted`): the write routes ask before reading a body, and every write again.
+   */
   admit(caller: Caller | undefined, request: string, origin: string): Caller {
     return admitted(caller, request, origin, this.deps.sandboxes !== undefined);
   }

@@ -34,7 +34,11 @@ const WRITE_TRIES = 5;
  *
  * @example
  * const sandboxes = await Sandboxes.open(served, store, { writes: 200, bytes: 64 * 2 ** 20, idleMs: 86_400_000 }, log);
- * await sandboxes.write({ caller, request: 'POST /api/v1/actors', stage: (draft) => createRecord(draft, 'actors', body) });
+ * await sandboxes.write({
+ *   caller,
+ *   request: 'POST /api/v1/actors',
+ *   stage: (draft) => createRecord(draft, 'actors', body),
+ * });
  * served.seenBy(() => sandboxes.viewOf(caller.uuid)); // what that account reads: the catalog with its writes
  */
 export class Sandboxes extends SandboxViews {
@@ -188,7 +192,10 @@ export class Sandboxes extends SandboxViews {
     return batch;
   }
 
-  /** Stages one write on its account's catalog (with its writes earlier in `batch`), through the gate and the bounds, into `batch`. */
+  /**
+   * Stages one write on its account's catalog (with its writes earlier in `batch`), through the gate and the bounds,
+   * into `batch`.
+   */
   async #stage(pending: Pending, batch: SandboxBatch): Promise<void> {
     const { uuid, username } = pending.request.caller;
     const base = this.served.shared.catalog;
@@ -217,7 +224,10 @@ export class Sandboxes extends SandboxViews {
     for (const account of new Set(batch.staged.map(({ kept }) => kept.account.uuid))) this.feed.notify(account);
   }
 
-  /** Refuses a write past `SANDBOX_WRITES` or `SANDBOX_MB` (idle sandboxes dropped first), naming the bound and how to reset. */
+  /**
+   * Refuses a write past `SANDBOX_WRITES` or `SANDBOX_MB` (idle sandboxes dropped first), naming the bound and how to
+   * reset.
+   */
   async #bound(username: string, held: number, bytes: number): Promise<void> {
     refuseOverWrites(this.bounds, username, held);
     if (this.index.bytes + bytes > this.bounds.bytes) await this.#dropIdle();
