@@ -15,7 +15,7 @@ const LAYERS = [
   ['graphql', 'src/graphql/'],
   ['docs', 'src/docs/'],
   ['site', 'src/site/'],
-  ['app', 'src/(app|main|parts)\\.ts$'],
+  ['app', 'src/(app|main|parts|routes|service)\\.ts$'],
 ];
 
 const pathOf = (name) => `^${LAYERS.find(([layer]) => layer === name)[1]}`;

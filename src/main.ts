@@ -1,4 +1,4 @@
-import { startService } from './app.ts';
+import { startService } from './service.ts';
 import { checkData } from './catalog/check.ts';
 import { summarize } from './catalog/summary.ts';
 import { readConfig } from './config/env.ts';

@@ -30,7 +30,8 @@ export class HashSlots {
         const after = String(Math.max(1, Math.ceil(this.waiting.length / this.options.concurrent / 3)));
         throw new HttpError(
           503,
-          `Too many sign-ins in progress (${this.running} hashing, ${this.waiting.length} waiting); retry in ${after} s`,
+          `Too many sign-ins in progress (${this.running} hashing, ${this.waiting.length} waiting); retry in ` +
+            `${after} s`,
           {
             'Retry-After': after,
           },

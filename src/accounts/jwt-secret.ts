@@ -18,7 +18,8 @@ async function readSecretFile(file: string): Promise<Uint8Array> {
   if (key.length < MIN_BYTES) {
     throw new StoreFileError(
       file,
-      `holds ${key.length} bytes of key, a JWT secret needs at least ${MIN_BYTES}; delete it to generate a new one (that ends every issued token)`,
+      `holds ${key.length} bytes of key, a JWT secret needs at least ${MIN_BYTES}; delete it to generate a new ` +
+        `one (that ends every issued token)`,
     );
   }
   return key;

@@ -17,7 +17,10 @@ export type Authenticated = Registered;
 
 const INVALID_CREDENTIALS = () => new HttpError(401, 'Invalid credentials', { 'WWW-Authenticate': 'Bearer' });
 
-/** A 401 for a bearer token that does not identify a current account: one per message, as a flood of them asks again and again. */
+/**
+ * A 401 for a bearer token that does not identify a current account: one per message, as a flood of them asks again and
+ * again.
+ */
 const invalidToken = memo(
   (message) => new HttpError(401, message, { 'WWW-Authenticate': 'Bearer error="invalid_token"' }),
   { entries: 8 },
@@ -120,7 +123,8 @@ export class AccountService {
       if (current.role !== 'ADMIN')
         throw new HttpError(
           403,
-          `Registering ${withArticle(role)} account needs an ADMIN's bearer token; this token is ${withArticle(current.role)}'s`,
+          `Registering ${withArticle(role)} account needs an ADMIN's bearer token; this token is ` +
+            `${withArticle(current.role)}'s`,
         );
     }
     const account = await createAccount(this.store, body, this.hasher);

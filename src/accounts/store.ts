@@ -27,7 +27,10 @@ export interface AccountStore {
   recall(uuid: string): { account: Account | undefined } | undefined;
   /** Removes the account; false when it did not exist. */
   delete(uuid: string): Promise<boolean>;
-  /** Changes the account's role or password hash (not its unique fields); the updated account, or undefined when it does not exist. */
+  /**
+   * Changes the account's role or password hash (not its unique fields); the updated account, or undefined when it does
+   * not exist.
+   */
   update(uuid: string, changes: AccountChanges): Promise<Account | undefined>;
   /** Every account, oldest first. */
   list(): Promise<Account[]>;

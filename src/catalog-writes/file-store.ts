@@ -46,7 +46,10 @@ export class LogFileOverlayStore implements OverlayStore, SandboxStore {
     return store;
   }
 
-  /** Read from the file as it is now: an export may have emptied it since (`npm run dev` replays it after each edit of data/). */
+  /**
+   * Read from the file as it is now: an export may have emptied it since (`npm run dev` replays it after each edit of
+   * data/).
+   */
   since(seq: number): Promise<OverlayWrite[]> {
     return this.#onDisk(async () => this.#after(seq));
   }
@@ -138,12 +141,14 @@ export class LogFileOverlayStore implements OverlayStore, SandboxStore {
       if (typeof read === 'string') throw new StoreFileError(this.file, read);
       if (read.format === 'whole' && this.#version === 'not read') {
         this.warn(
-          `${this.file} is in the former format (one JSON document): read as it is; the next write rewrites it as a log, one write a line, the old file kept as ${this.file}.previous`,
+          `${this.file} is in the former format (one JSON document): read as it is; the next write rewrites it ` +
+            `as a log, one write a line, the old file kept as ${this.file}.previous`,
         );
       }
       if (read.torn) {
         this.warn(
-          `${this.file}: line ${read.torn.line} (${read.torn.bytes} bytes) is an append that never completed, so never acknowledged: left out; the next write rewrites the file without it`,
+          `${this.file}: line ${read.torn.line} (${read.torn.bytes} bytes) is an append that never completed, so ` +
+            `never acknowledged: left out; the next write rewrites the file without it`,
         );
       }
       const { writes, exported, last } = read;

@@ -131,7 +131,10 @@ function readLog(text: string): ReadOverlay | string {
   const tail = lines.pop()!;
   const header = JSON.parse(lines[0]!) as unknown;
   if (!validateHeader(header))
-    return `line 1 is not the overlay's header (${firstError(validateHeader)}); move the file away to start with no changes`;
+    return (
+      `line 1 is not the overlay's header (${firstError(validateHeader)}); move the file away to start with no ` +
+      `changes`
+    );
   const numbered = { exported: header.exported, ...(header.last ? { last: header.last } : {}) };
   const writes: OverlayWrite[] = [];
   let cleanBytes = Buffer.byteLength(lines[0]!) + 1;
@@ -152,12 +155,21 @@ function readLog(text: string): ReadOverlay | string {
           cleanBytes,
           torn: { line: index + 1, bytes: Buffer.byteLength(line) + 1 },
         };
-      return `line ${index + 1} is not JSON (${(error as Error).message}); repair or remove that line, or move the file away to start with no changes`;
+      return (
+        `line ${index + 1} is not JSON (${(error as Error).message}); repair or remove that line, or move the file ` +
+        `away to start with no changes`
+      );
     }
     if (!validateWrite(write))
-      return `line ${index + 1} is not a catalog write (${firstError(validateWrite)}); repair or remove that line, or move the file away to start with no changes`;
+      return (
+        `line ${index + 1} is not a catalog write (${firstError(validateWrite)}); repair or remove that line, or ` +
+        `move the file away to start with no changes`
+      );
     if (write.seq <= last)
-      return `line ${index + 1} is write ${write.seq}, not after ${last}; repair or remove that line, or move the file away to start with no changes`;
+      return (
+        `line ${index + 1} is write ${write.seq}, not after ${last}; repair or remove that line, or move the file ` +
+        `away to start with no changes`
+      );
     last = write.seq;
     writes.push(write);
     cleanBytes += Buffer.byteLength(line) + 1;
@@ -175,7 +187,8 @@ function readLog(text: string): ReadOverlay | string {
  * unusable and is named by its number.
  *
  * @example
- * readOverlay('{"format":"catalog-overlay, one write a line","exported":0}\n{"seq":1,…}\n{"seq":2,"at'); // 1 write, torn: line 3
+ * readOverlay('{"format":"catalog-overlay, one write a line","exported":0}\n{"seq":1,…}\n{"seq":2,"at');
+ * // 1 write, torn: line 3
  */
 export function readOverlay(text: string): ReadOverlay | string {
   const newline = text.indexOf('\n');

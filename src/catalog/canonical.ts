@@ -4,7 +4,9 @@ import type { JsonSchema } from './schemas/common.ts';
 import { FAMILIES } from './families.ts';
 import type { Problem } from './types.ts';
 
-/** `value` with the keys of every object in the order its schema lists them; keys it does not list follow, as they were. */
+/**
+ * `value` with the keys of every object in the order its schema lists them; keys it does not list follow, as they were.
+ */
 function ordered(value: unknown, schema: JsonSchema | undefined): unknown {
   if (Array.isArray(value)) return value.map((item) => ordered(item, schema?.items));
   if (typeof value !== 'object' || value === null) return value;

@@ -28,7 +28,8 @@ export async function checkData(
       ok: false,
       lines: [
         ...lines,
-        `${count(refused.length, 'problem')}${warnings.length ? ` and ${count(warnings.length, 'warning')}` : ''} in ${dir}`,
+        `${count(refused.length, 'problem')}` +
+          `${warnings.length ? ` and ${count(warnings.length, 'warning')}` : ''} in ${dir}`,
       ],
       result,
     };

@@ -46,7 +46,8 @@ function twoSided(checked: ReadonlyMap<FamilyName, CheckedFamily>, byHref: Map<s
               family.file,
               at,
               `/${field.name}`,
-              `'${target}' does not link back: its ${field.inverse} (${file}, record ${other.index}) should ${verb} '${own}'`,
+              `'${target}' does not link back: its ${field.inverse} (${file}, record ${other.index}) should ` +
+                `${verb} '${own}'`,
             );
           }
         }
@@ -55,7 +56,9 @@ function twoSided(checked: ReadonlyMap<FamilyName, CheckedFamily>, byHref: Map<s
   }
 }
 
-/** Within each season: episode numbers 1 to n without repeats, one prev/next chain through them all, totals that add up. */
+/**
+ * Within each season: episode numbers 1 to n without repeats, one prev/next chain through them all, totals that add up.
+ */
 function seasons(checked: ReadonlyMap<FamilyName, CheckedFamily>, warn: Warn): void {
   const episodes = checked.get('episodes')!;
   const bySeason = new Map<string, Checked[]>();
@@ -94,7 +97,8 @@ function seasons(checked: ReadonlyMap<FamilyName, CheckedFamily>, warn: Warn): v
         file,
         season,
         '/episodes',
-        `its episodes' prev_episode/next_episode links do not make one chain: ${starts.length} have no previous episode in the season, ${reachedText}`,
+        `its episodes' prev_episode/next_episode links do not make one chain: ${starts.length} have no previous ` +
+          `episode in the season, ${reachedText}`,
       );
     }
     const durations = own.map((at) => at.record.duration);

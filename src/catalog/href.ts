@@ -15,7 +15,10 @@ export const hrefOf = (name: FamilyName, uuid: string): string => `/api/v1/${nam
 export const recordPath = (name: FamilyName, uuid: string): string =>
   name === 'overview' ? familyPath(name) : hrefOf(name, uuid);
 
-/** Where a record's translation in `language` is read: `…/{uuid}/translations/{language}` (the overview's under its family's path). */
+/**
+ * Where a record's translation in `language` is read: `…/{uuid}/translations/{language}` (the overview's under its
+ * family's path).
+ */
 export const translationHref = (name: FamilyName, uuid: string, language: string): string =>
   `${recordPath(name, uuid)}/translations/${language}`;
 

@@ -199,7 +199,8 @@ export interface ListPage {
  * The page a list query asks for, in `language`: the records matching, in order, cut to the page.
  *
  * @example
- * listPage(store, readListQuery(store.family, { page: '2' }, 50), 'en-US'); // { positions, page: 2, size: 10, totalItems: 35, totalPages: 4 }
+ * listPage(store, readListQuery(store.family, { page: '2' }, 50), 'en-US');
+ * // { positions, page: 2, size: 10, totalItems: 35, totalPages: 4 }
  */
 export function listPage(store: FamilyStore, query: ListQuery, language: string): ListPage {
   const all = listPositions(store, query, language);

@@ -8,7 +8,9 @@ import type { FamilyStore } from './store.ts';
  * the catalog serves itself get `origin` before their path.
  *
  * @example
- * present(store, 0, 'pt-BR', 'http://localhost:3000'); // { uuid, href, title: 'O Sinal', ..., thumbnail: 'http://localhost:3000/images/…', language: 'pt-BR', languages: ['en-US', 'pt-BR'] }
+ * present(store, 0, 'pt-BR', 'http://localhost:3000');
+ * // { uuid, href, title: 'O Sinal', ..., thumbnail: 'http://localhost:3000/images/…', language: 'pt-BR', languages:
+ * // ['en-US', 'pt-BR'] }
  */
 export function present(
   store: FamilyStore,

@@ -24,7 +24,8 @@ export interface CheckedFamily {
  * Why a well-formed language tag cannot be used: it is not one of the overview's `languages`.
  *
  * @example
- * unlistedLanguage('fr-FR', ['en-US', 'pt-BR']); // "'fr-FR' is not one of the catalog's languages (overview.languages: en-US, pt-BR)"
+ * unlistedLanguage('fr-FR', ['en-US', 'pt-BR']);
+ * // "'fr-FR' is not one of the catalog's languages (overview.languages: en-US, pt-BR)"
  */
 export const unlistedLanguage = (language: string, languages: readonly string[]): string =>
   `'${language}' is not one of the catalog's languages (overview.languages: ${languages.join(', ')})`;

@@ -9,7 +9,8 @@ const FORMATS: Record<string, string> = {
   date: 'a date (YYYY-MM-DD)',
   uri: 'an absolute URL',
   'picture-url':
-    "an absolute URL or a picture path /images/<folder>/<name> such as '/images/actors/<uuid>.svg' (.svg, .png, .jpg, .jpeg or .webp; letters, digits, '_', '-', '.')",
+    "an absolute URL or a picture path /images/<folder>/<name> such as '/images/actors/" +
+    "<uuid>.svg' (.svg, .png, .jpg, .jpeg or .webp; letters, digits, '_', '-', '.')",
   'local-date-time': 'a local date-time (YYYY-MM-DDTHH:mm:ss.SSS, no zone)',
   'language-tag': 'a BCP 47 language tag such as pt-BR',
 };

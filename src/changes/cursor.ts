@@ -2,7 +2,10 @@
 // API documents it as a string to hand back, never to parse): its shape may change with a
 // version prefix, and old shapes are refused with a 400 rather than misread.
 
-/** Where a reader stands: after write `shared` of the shared log (after its first `part` entries, when `part` is not 0), and after write `sandbox` of its own sandbox. */
+/**
+ * Where a reader stands: after write `shared` of the shared log (after its first `part` entries, when `part` is not 0),
+ * and after write `sandbox` of its own sandbox.
+ */
 export interface Cursor {
   shared: number;
   /** 0: the whole of write `shared` was read; n: only its first n entries. */

@@ -5,7 +5,10 @@ import type { FeedPage } from './page.ts';
 import { recordNow } from './records.ts';
 import type { Change, FeedWrite } from './types.ts';
 
-/** Who reads the feed: the catalog they read (for `include=records`), their own sandbox writes, and their pictures' origin. */
+/**
+ * Who reads the feed: the catalog they read (for `include=records`), their own sandbox writes, and their pictures'
+ * origin.
+ */
 export interface FeedReader {
   catalog: Catalog;
   own: readonly FeedWrite[];
@@ -41,7 +44,8 @@ function nextQuery(query: FeedQuery, last: string): string {
  * now (the reader's). Throws the 400 or 410 of a cursor that is not one or cannot be resumed.
  *
  * @example
- * readFeed(feed, [], { since: 'now', limit: 100, records: false, language: 'en-US' }); // { page: { changes: [], … }, version: '…' }
+ * readFeed(feed, [], { since: 'now', limit: 100, records: false, language: 'en-US' });
+ * // { page: { changes: [], … }, version: '…' }
  */
 export function readFeed(
   feed: ChangeFeed,

@@ -53,7 +53,8 @@ export function readFeedQuery(
   if (limitText !== undefined && !/^[1-9]\d*$/.test(limitText))
     throw new HttpError(
       400,
-      `Parameter 'limit' must be a whole number from 1 (larger than ${MAX_LIMIT} is served as ${MAX_LIMIT}); got '${limitText.slice(0, 40)}'`,
+      `Parameter 'limit' must be a whole number from 1 (larger than ${MAX_LIMIT} is served as ${MAX_LIMIT}); got ` +
+        `'${limitText.slice(0, 40)}'`,
     );
   const familyText = once<string>('family', query.family);
   const families = familyText === undefined ? undefined : new Set(familyText.split(',').map(familyNamed));

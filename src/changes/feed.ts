@@ -10,7 +10,10 @@ import type { Change, FeedWrite } from './types.ts';
 /** Who a feed change is announced to: everyone (the shared catalog), or one account (its sandbox). */
 export type FeedListener = (account?: string) => void;
 
-/** The feed writes of `writes` (a log's, in order), each with the changes replay says it made (none when it no longer applied). */
+/**
+ * The feed writes of `writes` (a log's, in order), each with the changes replay says it made (none when it no longer
+ * applied).
+ */
 export function feedWritesOf(writes: readonly OverlayWrite[], replayed: Pick<Replayed, 'applied'>): FeedWrite[] {
   const previous = new Map<KeptWrite, Replayed['applied'][number]['previous']>();
   for (const { write, previous: rows } of replayed.applied) previous.set(write, rows);
@@ -79,7 +82,8 @@ export class ChangeFeed {
       const current = encodeCursor(this.shared.now(ownEnd));
       throw new HttpError(
         410,
-        `${source} names a cursor that cannot be resumed: ${gone.gone}. Read the catalog again from scratch, then follow the feed from the current cursor '${current}'`,
+        `${source} names a cursor that cannot be resumed: ${gone.gone}. Read the catalog again from scratch, ` +
+          `then follow the feed from the current cursor '${current}'`,
         { 'Catalog-Version': current },
       );
     }

@@ -12,8 +12,8 @@ export interface FeedPage {
 /**
  * The changes after `cursor`, at most `limit` (but a sandbox write's are never split): the
  * shared log's, and `own` (the reader's sandbox writes, in order), each in its own order, the
- * two interleaved by time; changes `keep` refuses are passed over, uncounted. The cursor is a place in both, so a reader resuming from any
- * change's cursor is shown every later change once, whichever comes first.
+ * two interleaved by time; changes `keep` refuses are passed over, uncounted. The cursor is a place in both, so a
+ * reader resuming from any change's cursor is shown every later change once, whichever comes first.
  *
  * @example
  * readPage(shared, [], { shared: 0, part: 0, sandbox: 0, tag: '' }, 100).changes.length; // up to 100

@@ -15,7 +15,8 @@ export const GRAPHQL_VARIABLES = {
   GRAPHQL_MAX_FIELDS: {
     default: '1000',
     description:
-      'Most field selections a GraphQL query may have, fragments expanded where spread; a field name repeated in one selection counts once more for each earlier occurrence',
+      'Most field selections a GraphQL query may have, fragments expanded where spread; a field name repeated in ' +
+      'one selection counts once more for each earlier occurrence',
     parse: integer(10, 100_000),
   },
   GRAPHQL_MAX_COST: {
@@ -37,7 +38,8 @@ export const GRAPHQL_VARIABLES = {
   GRAPHQL_COSTLY_QUEUE: {
     default: '8',
     description:
-      'Costly GraphQL operations (estimated cost 1000 or more, or a new query text of 2048 characters or more; run or checked one at a time) that may wait for their turn; the next is refused with 503 and Retry-After',
+      'Costly GraphQL operations (estimated cost 1000 or more, or a new query text of 2048 characters or more; ' +
+      'run or checked one at a time) that may wait for their turn; the next is refused with 503 and Retry-After',
     parse: integer(0, 10_000),
   },
 };

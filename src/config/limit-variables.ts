@@ -49,7 +49,8 @@ export const LIMIT_VARIABLES = {
   REDIS_URL: {
     default: '',
     description:
-      'Share rate limits between instances through this Redis (e.g. `redis://127.0.0.1:6379`); empty keeps them in memory',
+      'Share rate limits between instances through this Redis (e.g. `redis://127.0.0.1:6379`); empty keeps them ' +
+      'in memory',
     parse: redisUrl,
   },
   RATE_LIMIT_REDIS_TIMEOUT_MS: {

@@ -18,7 +18,9 @@ async function closeAll(...streams: Destination[]): Promise<void> {
   await Promise.all(streams.map(closed));
 }
 
-/** How much the service says: `debug` everything, `info` boot and one line per request, `warn`/`error` only problems. */
+/**
+ * How much the service says: `debug` everything, `info` boot and one line per request, `warn`/`error` only problems.
+ */
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error' | 'silent';
 
 /** `text`: plain lines for a terminal; `json`: one JSON object per line for log collectors. */

@@ -1,6 +1,7 @@
 import { FAMILIES, type Family, type FamilyName } from '../catalog/families.ts';
 import { familyPath } from '../catalog/href.ts';
-import { listParameters, parameter, shapeParameters, uuidParameter } from './parameters.ts';
+import { listParameters, parameter, shapeParameters } from './parameters.ts';
+import { uuidParameter } from './path-parameters.ts';
 import { ALWAYS, CACHED, errorResponse, headerRefs, PAGE_HEADERS, response, success } from './responses.ts';
 import { componentName, ref, type Json } from './schemas.ts';
 import { capitalize, withArticle } from '../lib/text.ts';
@@ -39,7 +40,9 @@ function translationPaths(
         ...common,
         operationId: `list${name}Translations`,
         summary: `Every translation of the ${family.singular}`,
-        description: `Each translation holds its language and the translated fields, in the order the catalog lists its languages; \`Content-Language\` lists them all.`,
+        description:
+          `Each translation holds its language and the translated fields, in the order the catalog lists its ` +
+          `languages; \`Content-Language\` lists them all.`,
         responses: {
           200: success('The translations, one per language', { type: 'array', items: one }, [
             'Content-Language',
@@ -72,7 +75,8 @@ function translationPaths(
         operationId: `get${name}Translation`,
         summary: `The ${family.singular}'s translation in one language`,
         description:
-          'The language is matched in any case (`pt-br` finds `pt-BR`); a language the record has no translation in is a 404 listing those it has.',
+          'The language is matched in any case (`pt-br` finds `pt-BR`); a language the record has no translation ' +
+          'in is a 404 listing those it has.',
         responses: {
           200: success('The translation', one, ['Content-Language', ...CACHED]),
           304: response('NotModified'),
@@ -131,8 +135,11 @@ function familyPaths(family: Family, example: string | undefined): Record<string
         operationId: `list${familyTag(family)}`,
         summary: `A page of ${family.name}, filtered and sorted`,
         description:
-          `Every query parameter but \`page\`, \`size\`, \`sort\`, \`order\`, \`format\`, \`q\`, \`expand\`, \`fields\`${family.translation ? ' and `language`' : ''} filters on the field it names; several combine with AND. An unknown one is a 400 listing the filterable fields. ` +
-          'With `expand`, relation fields hold the related records instead of their hrefs; with `fields`, only `uuid`, `href` and the named fields are returned.',
+          `Every query parameter but \`page\`, \`size\`, \`sort\`, \`order\`, \`format\`, \`q\`, \`expand\`, ` +
+          `\`fields\`${family.translation ? ' and `language`' : ''} filters on the field it names; several ` +
+          `combine with AND. An unknown one is a 400 listing the filterable fields. ` +
+          'With `expand`, relation fields hold the related records instead of their hrefs; with `fields`, only ' +
+          '`uuid`, `href` and the named fields are returned.',
         parameters: listParameters(family),
         responses: {
           200: withCsv(
@@ -153,7 +160,9 @@ function familyPaths(family: Family, example: string | undefined): Record<string
         tags,
         operationId: `random${name}`,
         summary: `A random ${family.singular}`,
-        description: `One ${family.singular} picked anew on every request (\`Cache-Control: no-store\`), shaped by \`expand\` and \`fields\` as the list is.`,
+        description:
+          `One ${family.singular} picked anew on every request (\`Cache-Control: no-store\`), shaped by \`expand\` ` +
+          `and \`fields\` as the list is.`,
         parameters: [...language, ...shapeParameters(family)],
         responses: {
           200: success(
@@ -172,7 +181,9 @@ function familyPaths(family: Family, example: string | undefined): Record<string
         tags,
         operationId: `get${name}`,
         summary: `One ${family.singular} by uuid`,
-        description: `The uuid is matched in any case. With \`expand\`, relation fields hold the related records instead of their hrefs; with \`fields\`, only \`uuid\`, \`href\` and the named fields are returned.`,
+        description:
+          `The uuid is matched in any case. With \`expand\`, relation fields hold the related records instead of ` +
+          `their hrefs; with \`fields\`, only \`uuid\`, \`href\` and the named fields are returned.`,
         parameters: [uuid, ...language, ...shapeParameters(family)],
         responses: {
           200: success(`The ${family.singular}`, served(name), recordHeaders(family, CACHED)),

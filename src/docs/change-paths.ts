@@ -6,7 +6,8 @@ import { ref, type Json } from './schemas.ts';
 const cursor = {
   type: 'string',
   description:
-    'Opaque: hand it back as it is, never parse it (its shape may change; a server refuses shapes it no longer reads with a 400)',
+    'Opaque: hand it back as it is, never parse it (its shape may change; a server refuses shapes it no longer ' +
+    'reads with a 400)',
 };
 
 /** What the change feed carries, for `components.schemas`. */
@@ -20,7 +21,8 @@ export const CHANGE_SCHEMAS: Record<string, Json> = {
       action: {
         enum: ['created', 'changed', 'deleted', 'reloaded', 'reset'],
         description:
-          '`reloaded`: new data files are served (read again what you keep); `reset`: your own classroom sandbox was emptied',
+          '`reloaded`: new data files are served (read again what you keep); `reset`: your own classroom sandbox ' +
+          'was emptied',
       },
       family: { enum: FAMILY_NAMES },
       uuid: { type: 'string' },
@@ -69,11 +71,15 @@ export function changePaths(): Record<string, Json> {
         operationId: 'listChanges',
         summary: 'What changed since a cursor, as a page or a live stream',
         description:
-          "Every change of the catalog after `since`, oldest first: the curators' writes (one per record, translation or social), and new data files (`reloaded`). A student with a classroom sandbox also sees its own writes and resets. With `Accept: text/event-stream` the same changes, then each new one as it is made, as server-sent events (`id:` is the cursor; `Last-Event-ID` resumes). See docs/changes.md.",
+          "Every change of the catalog after `since`, oldest first: the curators' writes (one per record, " +
+          'translation or social), and new data files (`reloaded`). A student with a classroom sandbox also sees ' +
+          'its own writes and resets. With `Accept: text/event-stream` the same changes, then each new one as it ' +
+          'is made, as server-sent events (`id:` is the cursor; `Last-Event-ID` resumes). See docs/changes.md.',
         parameters: [
           parameter(
             'since',
-            "A cursor from this feed (a change's, `last`, or `Catalog-Version`), or `now`; absent: from the first change kept",
+            "A cursor from this feed (a change's, `last`, or `Catalog-Version`), or `now`; absent: from the " +
+              'first change kept',
             { type: 'string' },
           ),
           parameter(
@@ -84,7 +90,9 @@ export function changePaths(): Record<string, Json> {
           parameter('family', 'Only changes of these families, comma-separated', { type: 'string' }),
           parameter(
             'include',
-            "`records`: each change with what its `href` answers now; `sandboxes` (classroom mode, an ADMIN, a stream): also an `event: sandbox` with a student's summary each time its sandbox changes (the teacher's board). Comma-separated",
+            '`records`: each change with what its `href` answers now; `sandboxes` (classroom mode, an ADMIN, a ' +
+              "stream): also an `event: sandbox` with a student's summary each time its sandbox changes (the " +
+              "teacher's board). Comma-separated",
             { type: 'string' },
           ),
           parameter('language', 'The language of the records `include=records` adds', { type: 'string' }),
@@ -106,7 +114,9 @@ export function changePaths(): Record<string, Json> {
           },
           403: errorResponse('`include=sandboxes` asked by an account that is not an ADMIN'),
           410: errorResponse(
-            'The cursor cannot be resumed: the changes after it are no longer kept (an export folded them into the data files) or it is of another catalog. Read the catalog again from scratch, then follow the feed from `Catalog-Version`',
+            'The cursor cannot be resumed: the changes after it are no longer kept (an export folded them into ' +
+              'the data files) or it is of another catalog. Read the catalog again from scratch, then follow the ' +
+              'feed from `Catalog-Version`',
           ),
           ...ALWAYS,
         },

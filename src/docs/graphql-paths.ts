@@ -23,7 +23,8 @@ export const GRAPHQL_SCHEMAS: Record<string, Json> = {
   GraphQLResponse: {
     type: 'object',
     description:
-      'A GraphQL execution result: `data`, and `errors` naming what was wrong (a limit, a bad argument, an unknown field)',
+      'A GraphQL execution result: `data`, and `errors` naming what was wrong (a limit, a bad argument, an ' +
+      'unknown field)',
     properties: {
       data: { type: ['object', 'null'] },
       errors: {
@@ -47,7 +48,10 @@ export const GRAPHQL_SCHEMAS: Record<string, Json> = {
   },
 };
 
-/** A GraphQL answer in both media types; `alsoError` when the service's own refusals (in the Error shape) share the status. */
+/**
+ * A GraphQL answer in both media types; `alsoError` when the service's own refusals (in the Error shape) share the
+ * status.
+ */
 function graphqlAnswer(description: string, headers: readonly string[], alsoError = false): Json {
   const schema = alsoError ? { anyOf: [ref('GraphQLResponse'), ref('Error')] } : ref('GraphQLResponse');
   return {
@@ -66,8 +70,11 @@ function withPage(answer: Json): Json {
 }
 
 const ABOUT =
-  'Queries the same catalog as the REST reads (GraphQL over HTTP). The schema is generated from the JSON Schemas: one field per family with typed filters, `q`, `sort`, `page`, `size` and `language`, one per record by uuid, one random. ' +
-  "Depth, aliases, estimated cost, document size and tokens are limited (`GRAPHQL_*` settings); a query over a limit is refused before it runs. Counts in the caller's rate limit like a REST read.";
+  'Queries the same catalog as the REST reads (GraphQL over HTTP). The schema is generated from the JSON ' +
+  'Schemas: one field per family with typed filters, `q`, `sort`, `page`, `size` and `language`, one per record ' +
+  'by uuid, one random. ' +
+  'Depth, aliases, estimated cost, document size and tokens are limited (`GRAPHQL_*` settings); a query over a ' +
+  "limit is refused before it runs. Counts in the caller's rate limit like a REST read.";
 
 /**
  * `GET` and `POST /api/graphql`, and `/api/graphql/schema.graphql`.
@@ -79,7 +86,8 @@ export function graphqlPaths(): Record<string, Json> {
   const tags = ['GraphQL'];
   const common = {
     400: graphqlAnswer(
-      'A document that does not parse or validate, a variable of the wrong type, a batch; or a body the service cannot read (Error shape)',
+      'A document that does not parse or validate, a variable of the wrong type, a batch; or a body the service ' +
+        'cannot read (Error shape)',
       ['Cache-Control'],
       true,
     ),
@@ -89,7 +97,8 @@ export function graphqlPaths(): Record<string, Json> {
       true,
     ),
     503: graphqlAnswer(
-      'Too many costly operations (estimated cost 1,000 or more, run one at a time) already waiting: try again after `Retry-After` seconds (GraphQL shape); or the catalog is not loaded yet (Error shape)',
+      'Too many costly operations (estimated cost 1,000 or more, run one at a time) already waiting: try again ' +
+        'after `Retry-After` seconds (GraphQL shape); or the catalog is not loaded yet (Error shape)',
       ['Cache-Control', 'Retry-After'],
       true,
     ),
@@ -108,7 +117,8 @@ export function graphqlPaths(): Record<string, Json> {
             in: 'query',
             required: true,
             description:
-              'The GraphQL document (a browser that sends none, preferring HTML, gets GraphiQL, which counts in no rate limit)',
+              'The GraphQL document (a browser that sends none, preferring HTML, gets GraphiQL, which counts in ' +
+              'no rate limit)',
             schema: { type: 'string' },
             example: '{ actors(size: 2) { items { first_name last_name } total_items } }',
           },
@@ -128,7 +138,8 @@ export function graphqlPaths(): Record<string, Json> {
         responses: {
           200: withPage(
             graphqlAnswer(
-              'The result, `errors` included when a field failed; to a browser that sends no `query`, GraphiQL (counted in no rate limit, unlike the queries it sends)',
+              'The result, `errors` included when a field failed; to a browser that sends no `query`, GraphiQL ' +
+                '(counted in no rate limit, unlike the queries it sends)',
               ['ETag', 'Cache-Control'],
             ),
           ),
@@ -140,7 +151,11 @@ export function graphqlPaths(): Record<string, Json> {
         tags,
         operationId: 'graphqlPost',
         summary: 'Run a GraphQL query or mutation',
-        description: `${ABOUT} Mutations (\`create_episode\`, \`update_episode\`, \`delete_episode\`… for MAINTAINER and ADMIN tokens) make the REST writes, by POST only; a refused one is a GraphQL error whose \`extensions.status\` is the REST status. A POST's answer is not stored by caches (\`Cache-Control: no-store\`).`,
+        description:
+          `${ABOUT} Mutations (\`create_episode\`, \`update_episode\`, \`delete_episode\`… for MAINTAINER and ` +
+          `ADMIN tokens) make the REST writes, by POST only; a refused one is a GraphQL error whose ` +
+          `\`extensions.status\` is the REST status. A POST's answer is not stored by caches (\`Cache-Control: ` +
+          `no-store\`).`,
         requestBody: { required: true, content: { 'application/json': { schema: ref('GraphQLRequest') } } },
         responses: {
           200: graphqlAnswer('The result, `errors` included when a field failed', ['Cache-Control']),
@@ -156,7 +171,8 @@ export function graphqlPaths(): Record<string, Json> {
         operationId: 'graphiqlFile',
         summary: 'The script or stylesheet of GraphiQL',
         description:
-          'GraphiQL and React, bundled by `npm run build` and served by this service (no CDN); counts in no rate limit.',
+          'GraphiQL and React, bundled by `npm run build` and served by this service (no CDN); counts in no rate ' +
+          'limit.',
         parameters: [
           {
             name: 'file',
@@ -183,7 +199,8 @@ export function graphqlPaths(): Record<string, Json> {
         operationId: 'graphqlSchema',
         summary: 'The GraphQL schema as SDL',
         description:
-          'The schema `/api/graphql` runs, in the GraphQL schema language, for client generators (the same text as `data/schemas/catalog.graphql`).',
+          'The schema `/api/graphql` runs, in the GraphQL schema language, for client generators (the same text ' +
+          'as `data/schemas/catalog.graphql`).',
         responses: {
           200: {
             description: 'The SDL',

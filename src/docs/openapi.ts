@@ -1,20 +1,23 @@
 import { FAMILIES } from '../catalog/families.ts';
 import { FILTER_OPERATORS } from '../catalog/filter-operators.ts';
 import { catalogPaths, familyTag, type DocumentExamples } from './catalog-paths.ts';
-import { addWritePaths, writeSchemas } from './write-paths.ts';
+import { addWritePaths } from './write-paths.ts';
+import { writeSchemas } from './write-schemas.ts';
 import { GRAPHQL_SCHEMAS, graphqlPaths } from './graphql-paths.ts';
 import { CHANGE_SCHEMAS, changePaths } from './change-paths.ts';
 import { componentParameters, type ParameterOptions } from './parameters.ts';
 import { sandboxPaths } from './sandbox-paths.ts';
 import { SIMULATION_PARAMETERS, withSimulationParameters } from './simulation-parameters.ts';
-import { REFERENCE_ASSETS } from './reference-page.ts';
-import { ALWAYS_FREE, COMPONENT_RESPONSES, HEADERS, headerRefs, COMMON_HEADERS } from './responses.ts';
+import { referencePaths } from './reference-paths.ts';
+import { COMPONENT_RESPONSES, HEADERS } from './responses.ts';
 import { componentSchemas, type Json } from './schemas.ts';
 import { picturePaths } from './picture-paths.ts';
 import { clientPaths } from './client-paths.ts';
 import { collectionPaths } from './collection-paths.ts';
 import { accountPaths, metaPaths } from './service-paths.ts';
 import { PACKAGE as pkg } from '../lib/package-info.ts';
+
+// docs/routes.ts serves `GET /` with it (it lives with the path that documents it).
 
 /** What the document says about this deployment and its catalog. */
 export interface OpenApiOptions extends ParameterOptions {
@@ -39,116 +42,23 @@ function introduction(): string {
   return [
     `${pkg.description}.`,
     '',
-    `**Lists** answer a bare JSON array: \`page\` and \`size\` page it (\`X-Pagination-*\` and \`Link\` headers say where you are), \`sort\` and \`order\` sort it, and every other parameter filters on the field it names, with an operator at the start of the value (${operators}); each filter parameter says which its field takes and what they mean.`,
+    `**Lists** answer a bare JSON array: \`page\` and \`size\` page it (\`X-Pagination-*\` and \`Link\` headers ` +
+      `say where you are), \`sort\` and \`order\` sort it, and every other parameter filters on the field it ` +
+      `names, with an operator at the start of the value (${operators}); each filter parameter says which its ` +
+      `field takes and what they mean.`,
     '',
-    '**Try it**: open an operation, press *Try it out*, then *Execute*; every `{uuid}` comes filled in with a record of this catalog. ' +
-      'Reading needs no token: a bearer token (from Accounts) is optional and only raises your rate limit, so the reads here show no padlock.',
+    '**Try it**: open an operation, press *Try it out*, then *Execute*; every `{uuid}` comes filled in with a ' +
+      'record of this catalog. ' +
+      'Reading needs no token: a bearer token (from Accounts) is optional and only raises your rate limit, so ' +
+      'the reads here show no padlock.',
     '',
-    '**Languages**: episodes, seasons, locations, games and the overview are served in the `language` asked for, else the best match of `Accept-Language`, else the default. ' +
+    '**Languages**: episodes, seasons, locations, games and the overview are served in the `language` asked for, ' +
+      'else the best match of `Accept-Language`, else the default. ' +
       '**GraphQL**: the same catalog answers at [/api/graphql](/api/graphql), which opens GraphiQL in a browser. ' +
-      '**Errors** all have one shape (`Error`). **Caching**: reads carry a strong `ETag`. **Rate limits**: `X-Rate-Limit-*` and `RateLimit` headers on every `/api` answer, 429 with `Retry-After` past the budget; a bearer token from Accounts raises it.',
+      '**Errors** all have one shape (`Error`). **Caching**: reads carry a strong `ETag`. **Rate limits**: ' +
+      '`X-Rate-Limit-*` and `RateLimit` headers on every `/api` answer, 429 with `Retry-After` past the budget; ' +
+      'a bearer token from Accounts raises it.',
   ].join('\n');
-}
-
-/** The answer to `GET /`: where it leads, and its body and type, as served and documented. */
-export const HOME = {
-  location: '/api/docs',
-  type: 'text/html',
-  body: 'Redirecting to <a href="/api/docs">/api/docs</a>.',
-} as const;
-
-/** `/`, the reference page, its assets, the icon and this document. */
-function referencePaths(): Record<string, Json> {
-  const tags = ['Reference'];
-  const file = (description: string, type: string, schema: Json = { type: 'string' }) => ({
-    description,
-    headers: headerRefs(['ETag', 'Cache-Control', ...COMMON_HEADERS]),
-    content: { [type]: { schema } },
-  });
-  return {
-    '/': {
-      get: {
-        tags,
-        operationId: 'home',
-        summary: 'Leads a browser to the API reference',
-        description:
-          'A redirect, so that the address of the server alone opens the reference page; HEAD answers the same without the body.',
-        responses: {
-          302: {
-            description: `Redirect to \`${HOME.location}\`, with a one-line page linking to it`,
-            headers: { Location: { schema: { type: 'string', enum: [HOME.location] } } },
-            content: { [HOME.type]: { schema: { type: 'string', enum: [HOME.body] } } },
-          },
-          ...ALWAYS_FREE,
-        },
-      },
-    },
-    '/api/docs': {
-      get: {
-        tags,
-        operationId: 'getReferencePage',
-        summary: 'This interactive API reference (works offline)',
-        description:
-          'The reference page, served with every script and stylesheet it needs by this server (no CDN) and a Content-Security-Policy that reaches nothing else.',
-        responses: {
-          200: file('The page', 'text/html'),
-          304: { $ref: '#/components/responses/NotModified' },
-          ...ALWAYS_FREE,
-        },
-      },
-    },
-    '/api/docs/{asset}': {
-      get: {
-        tags,
-        operationId: 'getReferenceAsset',
-        summary: 'A script, stylesheet or icon of the reference page',
-        description:
-          "The files of the reference page: Swagger UI's, from the swagger-ui-dist package installed with the server, and the service's own.",
-        parameters: [
-          {
-            name: 'asset',
-            in: 'path',
-            required: true,
-            schema: { type: 'string', enum: Object.keys(REFERENCE_ASSETS) },
-          },
-        ],
-        responses: {
-          200: file('The file', '*/*'),
-          304: { $ref: '#/components/responses/NotModified' },
-          404: { $ref: '#/components/responses/NotFound' },
-          ...ALWAYS_FREE,
-        },
-      },
-    },
-    '/favicon.ico': {
-      get: {
-        tags,
-        operationId: 'getFavicon',
-        summary: "The service's icon",
-        description:
-          'The icon both pages link (`/api/docs/favicon.svg`, an SVG image), also where a browser looks for one by default, as when it shows a JSON answer.',
-        responses: {
-          200: file('The icon', 'image/svg+xml'),
-          304: { $ref: '#/components/responses/NotModified' },
-          ...ALWAYS_FREE,
-        },
-      },
-    },
-    '/api/openapi.json': {
-      get: {
-        tags,
-        operationId: 'getOpenApi',
-        summary: 'This OpenAPI 3.1 document',
-        description:
-          'Generated at boot from the JSON Schemas that validate the catalog, so it describes exactly what is served.',
-        responses: {
-          200: file('The document', 'application/json', { type: 'object', description: 'An OpenAPI 3.1 document' }),
-          304: { $ref: '#/components/responses/NotModified' },
-          ...ALWAYS_FREE,
-        },
-      },
-    },
-  };
 }
 
 /** The catalog's paths, with the write operations when writes are on. */
@@ -198,7 +108,8 @@ export function buildOpenApi(options: OpenApiOptions): Json {
     description:
       family.name === 'overview'
         ? 'The series itself, with record counts per family, and its translations'
-        : `A page filtered by any of ${family.fields.size} fields and sorted, one by uuid, a random one${family.translation ? ', and translations' : ''}`,
+        : `A page filtered by any of ${family.fields.size} fields and sorted, one by uuid, a random ` +
+          `one${family.translation ? ', and translations' : ''}`,
   }));
   return {
     openapi: '3.1.0',

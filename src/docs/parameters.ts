@@ -7,6 +7,7 @@ import {
   type FieldInfo,
 } from '../catalog/families.ts';
 import { FILTER_OPERATORS } from '../catalog/filter-operators.ts';
+import { socialParameter } from './path-parameters.ts';
 import type { Json } from './schemas.ts';
 import { withArticle } from '../lib/text.ts';
 
@@ -18,37 +19,6 @@ export interface ParameterOptions {
   maxCsvRows: number;
 }
 
-/**
- * The `{uuid}` path parameter, with `example` (a record of the loaded catalog) so that "Try it
- * out" on the reference page works without typing one.
- *
- * @example
- * uuidParameter('4498b137-a2dc-4b70-9dcb-a4d84d57c5e0'); // { name: 'uuid', in: 'path', …, example: '4498b137-…' }
- */
-export function uuidParameter(example: string | undefined): Json {
-  return example ? { ...UUID, example } : UUID;
-}
-
-const UUID: Json = {
-  name: 'uuid',
-  in: 'path',
-  required: true,
-  description: "The record's uuid (any case). A malformed uuid is a 400, an unknown one a 404.",
-  schema: { type: 'string', format: 'uuid' },
-};
-
-/** The `{social}` path parameter, with `example` (a network of the actors' example) when given. */
-export function socialParameter(example?: string): Json {
-  const social: Json = {
-    name: 'social',
-    in: 'path',
-    required: true,
-    description: "The network's name, e.g. `Instagram` (any case).",
-    schema: { type: 'string' },
-  };
-  return example ? { ...social, example } : social;
-}
-
 /** A `$ref` to a component parameter. @example parameter('Page'); // { $ref: '#/components/parameters/Page' } */
 export function parameter(name: string): Json {
   return { $ref: `#/components/parameters/${name}` };
@@ -58,7 +28,8 @@ export function parameter(name: string): Json {
  * The parameters shared by many operations, for `components.parameters`.
  *
  * @example
- * componentParameters({ defaultLanguage: 'en-US', maxPageSize: 50, maxCsvRows: 100_000 }).Size.schema; // { type: 'integer', minimum: 1, default: 10 }
+ * componentParameters({ defaultLanguage: 'en-US', maxPageSize: 50, maxCsvRows: 100_000 }).Size.schema;
+ * // { type: 'integer', minimum: 1, default: 10 }
  */
 export function componentParameters({
   defaultLanguage,
@@ -104,7 +75,8 @@ export function componentParameters({
     }),
     Language: query(
       'language',
-      `Language of the translated fields (any case), e.g. \`pt-BR\`. Without it: the best match of \`Accept-Language\`, else \`${defaultLanguage}\`. ` +
+      `Language of the translated fields (any case), e.g. \`pt-BR\`. Without it: the best match of ` +
+        `\`Accept-Language\`, else \`${defaultLanguage}\`. ` +
         "A language the catalog does not have is a 400 listing those it has (they are the overview's `languages`).",
       { type: 'string', examples: [defaultLanguage] },
     ),
@@ -171,9 +143,12 @@ function searchParameter(family: Family): Json {
     in: 'query',
     required: false,
     description:
-      `Words to search for in ${text.join(', ')}${family.translation ? ' (translated fields in the served language)' : ''}. ` +
-      'Case and accents are ignored (`sao paulo` finds `São Paulo`); every word must match, each as the start of a word (`wil` finds `Willow`). ' +
-      'Combines with filters, sort and paging; without `sort`, records whose names or titles hold more of the words come first, then file order.',
+      `Words to search for in ` +
+      `${text.join(', ')}${family.translation ? ' (translated fields in the served language)' : ''}. ` +
+      'Case and accents are ignored (`sao paulo` finds `São Paulo`); every word must match, each as the start of ' +
+      'a word (`wil` finds `Willow`). ' +
+      'Combines with filters, sort and paging; without `sort`, records whose names or titles hold more of the ' +
+      'words come first, then file order.',
     schema: { type: 'string', examples: ['signal tide'] },
   };
 }
@@ -192,7 +167,8 @@ export function shapeParameters(family: Family): Json[] {
     in: 'query',
     required: false,
     description:
-      `Comma-separated relations to replace by the related records themselves (one level deep, in the served language): ${relations.map((r) => `\`${r}\``).join(', ')}. ` +
+      `Comma-separated relations to replace by the related records themselves (one level deep, in the served ` +
+      `language): ${relations.map((r) => `\`${r}\``).join(', ')}. ` +
       'An unknown relation is a 400 listing them.',
     schema: { type: 'string', examples: [relations.join(',')] },
     'x-values': relations,
@@ -202,7 +178,8 @@ export function shapeParameters(family: Family): Json[] {
     in: 'query',
     required: false,
     description:
-      'Comma-separated fields to return; `uuid` and `href` always come too, and every other field is left out. An unknown field is a 400 listing them.',
+      'Comma-separated fields to return; `uuid` and `href` always come too, and every other field is left out. ' +
+      'An unknown field is a 400 listing them.',
     schema: { type: 'string', examples: [fields.slice(2, 4).join(',')] },
     'x-values': fields,
   };
@@ -215,7 +192,8 @@ export function shapeParameters(family: Family): Json[] {
  *
  * @example
  * listParameters(family('actors')).map((p) => p.name ?? p.$ref);
- * // ['#/components/parameters/Page', '#/components/parameters/Size', 'sort', '#/components/parameters/Order', 'uuid', 'href', …]
+ * // ['#/components/parameters/Page', '#/components/parameters/Size', 'sort', '#/components/parameters/Order', 'uuid',
+ * // 'href', …]
  */
 export function listParameters(family: Family): Json[] {
   const sortable = sortableFields(family);
@@ -225,7 +203,8 @@ export function listParameters(family: Family): Json[] {
     in: 'query',
     required: false,
     description:
-      `Field to sort by, optionally followed by \`,asc\` or \`,desc\` (any case). Ties break on \`uuid\`; records lacking the field come last. ` +
+      `Field to sort by, optionally followed by \`,asc\` or \`,desc\` (any case). Ties break on \`uuid\`; ` +
+      `records lacking the field come last. ` +
       `Without it the order is the data file's. Sortable: ${sortable.map((f) => `\`${f}\``).join(', ')}.`,
     schema: { type: 'string', examples: [`${example},desc`] },
   };

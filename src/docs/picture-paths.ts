@@ -32,7 +32,11 @@ export function picturePaths(): Record<string, Json> {
         operationId: 'getPicture',
         summary: 'A picture of a record (thumbnail or image)',
         description:
-          "What the `thumbnail` and `images` URLs of the records point at: a file from the data directory's `images/` (SVG, PNG, JPEG or WebP, checked at boot), else a picture the server draws for the record the path names (an SVG portrait, still, poster, cover or place card whose `<title>` names that record). Served from memory with a strong ETag; counted in its own rate-limit budget per address (`PICTURE_RATE_LIMIT`), not in the reading budget.",
+          "What the `thumbnail` and `images` URLs of the records point at: a file from the data directory's " +
+          '`images/` (SVG, PNG, JPEG or WebP, checked at boot), else a picture the server draws for the record ' +
+          'the path names (an SVG portrait, still, poster, cover or place card whose `' +
+          '<title>` names that record). Served from memory with a strong ETag; counted in its own rate-limit ' +
+          'budget per address (`PICTURE_RATE_LIMIT`), not in the reading budget.',
         parameters: [
           {
             name: 'folder',

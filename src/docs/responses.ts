@@ -50,7 +50,8 @@ export const HEADERS: Record<string, Json> = {
   Location: { description: 'Where the new record (or translation, or social) is read from now', schema: text },
   'Catalog-Version': {
     description:
-      "The data version the answer was read from: the change feed's cursor after the last change it holds (opaque). `GET /api/v1/changes?since=<it>` lists what changed since",
+      "The data version the answer was read from: the change feed's cursor after the last change it holds " +
+      '(opaque). `GET /api/v1/changes?since=<it>` lists what changed since',
     schema: text,
   },
   'WWW-Authenticate': {
@@ -119,21 +120,28 @@ export function errorResponse(description: string, headers: readonly string[] = 
 /** The 429: the Error body, or a short page saying the same to a browser (an `Accept` preferring HTML). */
 function tooManyRequests(): Json {
   const answer = errorResponse(
-    'Over the rate limit; try again after `Retry-After` seconds. A request preferring `text/html` (a browser page) gets a short page saying the same.',
+    'Over the rate limit; try again after `Retry-After` seconds. A request preferring `text/html` (a browser ' +
+      'page) gets a short page saying the same.',
     ['Retry-After', 'X-Rate-Limit-Retry-After-Seconds'],
   );
   return { ...answer, content: { ...(answer.content as Json), 'text/html': { schema: { type: 'string' } } } };
 }
 
-/** The shared error answers, for `components.responses`; every one has the Error body (the 429 also a page for browsers). */
+/**
+ * The shared error answers, for `components.responses`; every one has the Error body (the 429 also a page for
+ * browsers).
+ */
 export const COMPONENT_RESPONSES: Record<string, Json> = {
   NotModified: {
     description:
-      'The `If-None-Match` ETag is still current: no body, and the headers the 200 would have (its pagination and language included)',
+      'The `If-None-Match` ETag is still current: no body, and the headers the 200 would have (its pagination ' +
+      'and language included)',
     headers: headerRefs(['ETag', 'Cache-Control', 'Content-Language', ...PAGE_HEADERS, ...COMMON_HEADERS]),
   },
   Error: errorResponse(
-    'Any other answer is an error in the one shape, its message naming what was wrong: a malformed request (400), a wrong method (405, with `Allow`), a body too large or of the wrong type (413, 415), a request too slow (408), a target or headers too long (414, 431), a service busy or not ready (503, with `Retry-After`)',
+    'Any other answer is an error in the one shape, its message naming what was wrong: a malformed request ' +
+      '(400), a wrong method (405, with `Allow`), a body too large or of the wrong type (413, 415), a request too ' +
+      'slow (408), a target or headers too long (414, 431), a service busy or not ready (503, with `Retry-After`)',
     ['Allow', 'Retry-After'],
   ),
   Unauthorized: errorResponse('The bearer token was refused (malformed, tampered, expired, or its account deleted)', [

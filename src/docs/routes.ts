@@ -3,7 +3,8 @@ import { countsIn, type RouteTable } from '../http/routing.ts';
 import { servedTo } from '../http/caller-view.ts';
 import { send } from '../http/send.ts';
 import type { ServedCatalog } from '../served/served-catalog.ts';
-import { buildOpenApi, HOME, type OpenApiOptions } from './openapi.ts';
+import { buildOpenApi, type OpenApiOptions } from './openapi.ts';
+import { HOME } from './reference-paths.ts';
 import { servedDocument } from './served-document.ts';
 import { checkReferencePage, loadReferencePage } from './reference-page.ts';
 
@@ -16,7 +17,8 @@ export interface DocsOptions extends OpenApiOptions {
 /**
  * `GET /` (a redirect to the reference), `/api/docs` (the reference page, Swagger UI),
  * `/api/docs/{asset}` (its files, from node_modules and src/docs/page), `/favicon.ico` (the
- * service's icon, for a browser showing an answer that links none) and `/api/openapi.json`. The document and the files are built and read once, on first use. None of
+ * service's icon, for a browser showing an answer that links none) and `/api/openapi.json`. The
+ * document and the files are built and read once, on first use. None of
  * them counts against the rate limits: a classroom loading the page must not spend its
  * budget on it.
  *

@@ -18,7 +18,8 @@ const SANDBOX = {
       type: 'array',
       items: { type: 'string' },
       description:
-        'As `npm run catalog -- changes` prints them: a line per write (number, time, account, request), then a line per row it changed, or why it no longer applies',
+        'As `npm run catalog -- changes` prints them: a line per write (number, time, account, request), then a ' +
+        'line per row it changed, or why it no longer applies',
     },
   },
 };
@@ -78,7 +79,8 @@ export function sandboxPaths(): Record<string, Json> {
         operationId: 'getSandbox',
         summary: "The caller's sandbox: its changes",
         description:
-          "In classroom mode, an account below MAINTAINER writes to a sandbox of its own: its reads see the catalog with its changes, everyone else's the catalog without them. This lists them.",
+          'In classroom mode, an account below MAINTAINER writes to a sandbox of its own: its reads see the ' +
+          "catalog with its changes, everyone else's the catalog without them. This lists them.",
         responses: {
           200: success('The changes', SANDBOX, ['Cache-Control']),
           ...ALWAYS,
@@ -105,7 +107,10 @@ export function sandboxPaths(): Record<string, Json> {
         operationId: 'getClass',
         summary: 'The class: each student’s sandbox (ADMIN)',
         description:
-          "What the teacher's board (`/classroom`) shows: each student with a sandbox (or reset since) with its writes held, last write and last reset, never what it wrote; and the class's writes per minute over the last 30 minutes. The board follows it live with `GET /api/v1/changes?include=sandboxes` as a stream.",
+          "What the teacher's board (`/classroom`) shows: each student with a sandbox (or reset since) with its " +
+          "writes held, last write and last reset, never what it wrote; and the class's writes per minute over " +
+          'the last 30 minutes. The board follows it live with `GET /api/v1/changes?include=sandboxes` as a ' +
+          'stream.',
         responses: {
           200: success('The class', CLASS, ['Cache-Control']),
           403: errorResponse('The token is not an ADMIN account'),
@@ -133,7 +138,9 @@ export function sandboxPaths(): Record<string, Json> {
         operationId: 'getBoard',
         summary: "The teacher's board (a page)",
         description:
-          "A page an ADMIN signs in on: each student's sandbox writes, last write and last reset, and the class's writes per minute, updated live. Served by this server with its script and stylesheet (no CDN).",
+          "A page an ADMIN signs in on: each student's sandbox writes, last write and last reset, and the " +
+          "class's writes per minute, updated live. Served by this server with its script and stylesheet (no " +
+          'CDN).',
         responses: { 200: page('The page'), 304: response('NotModified'), ...ALWAYS_FREE },
       },
     },

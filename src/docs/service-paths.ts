@@ -35,7 +35,8 @@ export function metaPaths(): Record<string, Json> {
         operationId: 'ping',
         summary: 'Liveness check',
         description:
-          'Answers `Pong` as soon as the server listens, whatever the catalog; counts against no rate limit, for health checks.',
+          'Answers `Pong` as soon as the server listens, whatever the catalog; counts against no rate limit, for ' +
+          'health checks.',
         responses: {
           200: { description: '`Pong`', content: { 'text/plain': { schema: { type: 'string', enum: ['Pong'] } } } },
           ...ALWAYS_FREE,
@@ -103,7 +104,8 @@ const noStore = (description: string, schema: Json) => ({
  */
 export function accountPaths(): Record<string, Json> {
   const invalid = errorResponse(
-    '`Invalid credentials`: wrong password, unknown username, or an email not matching the account (one message, same timing); or a refused bearer token',
+    '`Invalid credentials`: wrong password, unknown username, or an email not matching the account (one message, ' +
+      'same timing); or a refused bearer token',
     ['WWW-Authenticate'],
   );
   return {
@@ -122,7 +124,8 @@ export function accountPaths(): Record<string, Json> {
     '/api/v1/auth/authenticate': accountOperation(
       'authenticate',
       'Sign in: a fresh token',
-      '`email` is optional; when given it must match the account. A username that failed `LOGIN_FAILURE_LIMIT` times in a row is answered 429 for a while, from any address.',
+      '`email` is optional; when given it must match the account. A username that failed `LOGIN_FAILURE_LIMIT` ' +
+        'times in a row is answered 429 for a while, from any address.',
       'CredentialsBody',
       { 200: noStore('The account and a fresh bearer token', ref('Authenticated')), 401: invalid },
     ),

@@ -1,5 +1,6 @@
 import { familyPath } from '../catalog/href.ts';
-import { parameter, socialParameter, uuidParameter } from './parameters.ts';
+import { parameter } from './parameters.ts';
+import { socialParameter, uuidParameter } from './path-parameters.ts';
 import { ALWAYS, CACHED, errorResponse, response, success } from './responses.ts';
 import { ref, type Json } from './schemas.ts';
 

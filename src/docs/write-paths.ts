@@ -1,24 +1,32 @@
-import { FAMILIES, type Family } from '../catalog/families.ts';
+import { FAMILIES } from '../catalog/families.ts';
 import { familyPath } from '../catalog/href.ts';
-import { SERVER_FIELDS } from '../catalog/edit/body.ts';
-import type { JsonSchema } from '../catalog/schemas/common.ts';
 import { familyTag } from './catalog-paths.ts';
-import { parameter, uuidParameter } from './parameters.ts';
+import { parameter } from './parameters.ts';
+import { uuidParameter } from './path-parameters.ts';
 import { ALWAYS, errorResponse, headerRefs, COMMON_HEADERS, success } from './responses.ts';
 import { componentName, ref, type Json } from './schemas.ts';
 import { withArticle } from '../lib/text.ts';
 
 const CURATOR = [{ bearerAuth: [] }];
 
+/** What creating an episode does besides adding it. */
+const NEW_EPISODE =
+  ' (a new episode joins its season: numbered after the last, chained after it, counted in the total)';
+/** What patching a translated family's record does with its translated fields. */
+const TRANSLATED_PATCH =
+  '; translated fields change the translation in `language` (the default when absent), created when missing';
+
 /** What a write may answer besides its success. */
 function refusals(what: string): Json {
   return {
     400: errorResponse(
-      `The body is not ${withArticle(what)}: every problem is named at once (a wrong type, an unknown field, a server field such as \`uuid\`, a missing required field)`,
+      `The body is not ${withArticle(what)}: every problem is named at once (a wrong type, an unknown field, a ` +
+        `server field such as \`uuid\`, a missing required field)`,
     ),
     403: errorResponse("The token is not a MAINTAINER or ADMIN account's"),
     409: errorResponse(
-      'The write would break a link: a relation to a record that does not exist, a record others still link to (each named), a translation or social that exists already',
+      'The write would break a link: a relation to a record that does not exist, a record others still link to ' +
+        '(each named), a translation or social that exists already',
     ),
     412: errorResponse('`If-Match` names an ETag that is no longer current: the target changed since it was read'),
     ...ALWAYS,
@@ -27,59 +35,6 @@ function refusals(what: string): Json {
 }
 
 const noContent = (description: string): Json => ({ description, headers: headerRefs(COMMON_HEADERS) });
-
-const nullable = (schema: JsonSchema): Json => ({ anyOf: [schema, { type: 'null' }] });
-
-/** A new record's body: the record as served, without the server's fields. */
-function createSchema(family: Family, served: Json): Json {
-  const properties = { ...(served.properties as Record<string, JsonSchema>) };
-  for (const field of [...SERVER_FIELDS, 'languages']) delete properties[field];
-  const required = ((served.required ?? []) as string[]).filter((field) => field in properties && field !== 'language');
-  return {
-    type: 'object',
-    properties,
-    required,
-    additionalProperties: false,
-    description: `A new ${family.singular}, shaped as a GET answers one${family.translation ? ' (translated fields in `language`, the default language when absent)' : ''}; the server sets uuid, href, created_at and updated_at`,
-  };
-}
-
-/** A merge patch of a record: any of its fields, `null` removing an optional one; the server's fields only as they are. */
-function patchSchema(family: Family, served: Json): Json {
-  const properties = Object.fromEntries(
-    Object.entries(served.properties as Record<string, JsonSchema>).map(([name, schema]) => [name, nullable(schema)]),
-  );
-  return {
-    type: 'object',
-    properties,
-    minProperties: 1,
-    additionalProperties: false,
-    description: `A JSON Merge Patch (RFC 7396) of the ${family.singular} as a GET answers it: a present field replaces, \`null\` removes an optional one, lists are replaced whole. uuid, href, created_at, updated_at${family.translation ? ' and languages' : ''} may be sent back unchanged, never changed.`,
-  };
-}
-
-/** The write component schemas: a create and a patch body per family. */
-export function writeSchemas(schemas: Record<string, Json>): Record<string, Json> {
-  const added: Record<string, Json> = {};
-  for (const family of FAMILIES.values()) {
-    const name = componentName(family);
-    const served = schemas[name]!;
-    if (family.name !== 'overview') added[`${name}Create`] = createSchema(family, served);
-    added[`${name}Patch`] = patchSchema(family, served);
-  }
-  added.SocialPatch = {
-    type: 'object',
-    properties: Object.fromEntries(
-      Object.entries((schemas.Social!.properties ?? {}) as Record<string, JsonSchema>).map(([n, s]) => [
-        n,
-        nullable(s),
-      ]),
-    ),
-    minProperties: 1,
-    additionalProperties: false,
-  };
-  return added;
-}
 
 const body = (schema: Json, patch = false): Json => ({
   required: true,
@@ -119,7 +74,8 @@ export function addWritePaths(
           : `Create ${withArticle(family.singular)} (MAINTAINER, ADMIN)`,
         description: overview
           ? 'HawAPI has this route; here it is always a 409, as the catalog holds exactly one overview.'
-          : `A new ${family.singular}: two-sided links get their other side${family.name === 'episodes' ? ' (a new episode joins its season: numbered after the last, chained after it, counted in the total)' : ''}.`,
+          : `A new ${family.singular}: two-sided links get their other side` +
+            `${family.name === 'episodes' ? NEW_EPISODE : ''}.`,
         requestBody: body(ref(overview ? 'OverviewPatch' : `${name}Create`)),
         responses: {
           201: success(`The ${family.singular}, as a GET now answers it`, ref(name), [...headers, 'Location']),
@@ -132,7 +88,9 @@ export function addWritePaths(
         ...common,
         operationId: `patch${name}`,
         summary: `Change the ${family.singular} (MAINTAINER, ADMIN)`,
-        description: `A JSON Merge Patch of the ${family.singular}${family.translation ? '; translated fields change the translation in `language` (the default when absent), created when missing' : ''}. Honours \`If-Match\` (412 when the ${family.singular} changed since); without it the last write wins.`,
+        description:
+          `A JSON Merge Patch of the ${family.singular}${family.translation ? TRANSLATED_PATCH : ''}. ` +
+          `Honours \`If-Match\` (412 when the ${family.singular} changed since); without it the last write wins.`,
         parameters: uuid,
         requestBody: body(ref(`${name}Patch`), true),
         responses: {
@@ -149,7 +107,8 @@ export function addWritePaths(
           : `Delete the ${family.singular} (MAINTAINER, ADMIN)`,
         description: overview
           ? 'Always a 409: the catalog must keep its overview.'
-          : 'With its translations; lists holding it drop it and chains close over it. Any other record still linking to it refuses the delete (409, each named). Honours `If-Match`.',
+          : 'With its translations; lists holding it drop it and chains close over it. Any other record still ' +
+            'linking to it refuses the delete (409, each named). Honours `If-Match`.',
         parameters: uuid,
         responses: {
           204: noContent('Deleted'),

@@ -18,7 +18,11 @@ export const MAX_KEPT_REQUEST_CHARS = 8192;
  * (MAX_KEPT_REQUEST_CHARS): such a request is always executed.
  *
  * @example
- * answerKey({ method: 'POST', text: '{"query":"{ overview { title } }"}', accept: 'application/json' }, 'pt-BR', 'https://catalog.example.org');
+ * answerKey(
+ *   { method: 'POST', text: '{"query":"{ overview { title } }"}', accept: 'application/json' },
+ *   'pt-BR',
+ *   'https://catalog.example.org',
+ * );
  * // 'graphql POST pt-BR https://catalog.example.org application/json\n{"query":"{ overview { title } }"}'
  */
 export function answerKey(

@@ -37,8 +37,8 @@ function asksRandom(document: DocumentNode): boolean {
 }
 
 /**
- * Query texts parsed, weighed (`selectionWeight`) and validated once (the spec's rules, then depth and aliases), kept by
- * their text in a cache bounded by what the documents take in memory, from a text's second
+ * Query texts parsed, weighed (`selectionWeight`) and validated once (the spec's rules, then depth and aliases), kept
+ * by their text in a cache bounded by what the documents take in memory, from a text's second
  * request on (as answers are: ResponseCache). Refusals are kept too: a client repeating a
  * refused query costs a lookup.
  *
@@ -91,7 +91,8 @@ export class DocumentCache {
       return {
         errors: [
           new GraphQLError(
-            `Field limit of ${this.limits.maxFields} exceeded, found more (fragments expanded where spread; a name repeated in one selection counts once more for each earlier occurrence).`,
+            `Field limit of ${this.limits.maxFields} exceeded, found more (fragments expanded where spread; a ` +
+              `name repeated in one selection counts once more for each earlier occurrence).`,
           ),
         ],
       };

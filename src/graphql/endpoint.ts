@@ -52,7 +52,15 @@ export interface GraphQLEndpoint {
  * empty cache.
  *
  * @example
- * const endpoint = graphqlEndpoint({ served, cacheControl: 'public, max-age=300', maxPageSize: 50, limits, costlyQueue: 8, documentCacheBytes: 4 * 2 ** 20, log });
+ * const endpoint = graphqlEndpoint({
+ *   served,
+ *   cacheControl: 'public, max-age=300',
+ *   maxPageSize: 50,
+ *   limits,
+ *   costlyQueue: 8,
+ *   documentCacheBytes: 4 * 2 ** 20,
+ *   log,
+ * });
  * router.get('/api/graphql', (ctx) => endpoint.answer(ctx));
  */
 export function graphqlEndpoint(options: GraphQLOptions): GraphQLEndpoint {

@@ -47,7 +47,10 @@ export interface GraphQLRequest {
   changes?: FeedContext;
 }
 
-/** What a GraphQL request is answered: status, headers (lower-case names), the JSON text, and whether the answer may be kept. */
+/**
+ * What a GraphQL request is answered: status, headers (lower-case names), the JSON text, and whether the answer may be
+ * kept.
+ */
 export interface GraphQLAnswer {
   status: number;
   headers: Record<string, string>;
@@ -86,7 +89,9 @@ const JSON_TYPE = 'application/json; charset=utf-8';
 
 /** The refusal of a costly operation while `waiting` others wait for their turn. */
 function busy(waiting: number): [string, { status: number; statusText: string; headers: Record<string, string> }] {
-  const message = `Costly operations limit exceeded: ${waiting} operations costing ${COSTLY} or more or new query texts of ${LARGE_DOCUMENT} characters or more are already waiting to run one at a time; try again after 1 second.`;
+  const message =
+    `Costly operations limit exceeded: ${waiting} operations costing ${COSTLY} or more or new query texts of ` +
+    `${LARGE_DOCUMENT} characters or more are already waiting to run one at a time; try again after 1 second.`;
   return [
     JSON.stringify({ errors: [{ message }] }),
     { status: 503, statusText: 'Service Unavailable', headers: { 'content-type': JSON_TYPE, 'retry-after': '1' } },
@@ -108,7 +113,14 @@ const REFUSALS: Record<number, string> = {
  *
  * @example
  * const engine = graphqlEngine({ maxPageSize: 50, limits, costlyQueue: 8, documentCacheBytes: 2 ** 22, log });
- * const { status, text } = await engine.run({ method: 'GET', url: '/api/graphql?query=…', headers, body: undefined, catalog, … });
+ * const { status, text } = await engine.run({
+ *   method: 'GET',
+ *   url: '/api/graphql?query=…',
+ *   headers,
+ *   body: undefined,
+ *   catalog,
+ *   …
+ * });
  */
 export function graphqlEngine(options: GraphQLEngineOptions): {
   run(request: GraphQLRequest): Promise<GraphQLAnswer>;
@@ -129,7 +141,8 @@ export function graphqlEngine(options: GraphQLEngineOptions): {
       return { ...reported, extensions: { ...reported.extensions, catalog_version: req.raw.version() } };
     },
     onSubscribe: async (req, params) => {
-      // A large text not checked before takes a turn to be parsed and checked (up to about a millisecond), then keeps it if it runs costly.
+      // A large text not checked before takes a turn to be parsed and checked (up to about a millisecond), then keeps
+      // it if it runs costly.
       let leave: (() => void) | undefined;
       if (params.query.length >= LARGE_DOCUMENT && !documents.known(params.query)) {
         leave = await gate.enter();
@@ -153,7 +166,8 @@ export function graphqlEngine(options: GraphQLEngineOptions): {
     const { body } = request;
     if (Array.isArray(body)) {
       // A limit like the others, so refused the GraphQL way: no array is ever executed.
-      const message = `Batched operations are not supported: send one operation per request, got an array of ${body.length}.`;
+      const message =
+        'Batched operations are not supported: send one operation per request, ' + `got an array of ${body.length}.`;
       return {
         status: 400,
         headers: { 'content-type': JSON_TYPE },

@@ -8,7 +8,8 @@ import { HttpError } from '../lib/http-error.ts';
  * error no resolver meant is left as it is (its incident report).
  *
  * @example
- * withRestStatus(new GraphQLError('Not found', { originalError: new HttpError(404, 'Not found') })).extensions; // { status: 404 }
+ * withRestStatus(new GraphQLError('Not found', { originalError: new HttpError(404, 'Not found') })).extensions;
+ * // { status: 404 }
  */
 export function withRestStatus(error: Readonly<GraphQLError | Error>): GraphQLError | Error {
   if (!(error instanceof GraphQLError)) return error;

@@ -18,7 +18,8 @@ interface Counted {
  * the cycle).
  *
  * @example
- * selectionWeight(parse('{ ...F ...F } fragment F on Query { overview { title } }'), 1000); // 4 + 1 (the repeat) + 2 (the fragment)
+ * selectionWeight(parse('{ ...F ...F } fragment F on Query { overview { title } }'), 1000);
+ * // 4 + 1 (the repeat) + 2 (the fragment)
  */
 export function selectionWeight(document: DocumentNode, limit: number): number {
   const fragments = new Map<string, FragmentDefinitionNode>();

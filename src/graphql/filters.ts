@@ -21,7 +21,9 @@ const inputs = new Map<string, GraphQLInputObjectType>();
 function inputOf(field: FieldInfo): GraphQLInputObjectType {
   // Numbers come as Float: GraphQL's Int is 32 bits, and `typed` checks integers as the query string does.
   const scalar = field.kind === 'integer' || field.kind === 'number' ? GraphQLFloat : GraphQLString;
-  const name = `${{ string: 'Text', integer: 'Number', number: 'Number', date: 'Date', 'date-time': 'DateTime' }[field.kind]}${field.list ? 'List' : ''}Filter`;
+  const name =
+    `${{ string: 'Text', integer: 'Number', number: 'Number', date: 'Date', 'date-time': 'DateTime' }[field.kind]}` +
+    `${field.list ? 'List' : ''}Filter`;
   let input = inputs.get(name);
   if (!input) {
     const fields: Record<string, GraphQLInputFieldConfig> = {};
@@ -30,7 +32,9 @@ function inputOf(field: FieldInfo): GraphQLInputObjectType {
       const meaning = field.list ? (operator.onList ?? operator.meaning) : operator.meaning;
       fields[op] = {
         type,
-        description: `${meaning[0]!.toUpperCase()}${meaning.slice(1)}${operator.syntax ? ` (\`${operator.syntax}\` in a query string)` : ''}`,
+        description:
+          `${meaning[0]!.toUpperCase()}${meaning.slice(1)}` +
+          `${operator.syntax ? ` (\`${operator.syntax}\` in a query string)` : ''}`,
       };
     }
     input = new GraphQLInputObjectType({ name, fields });

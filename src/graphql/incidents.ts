@@ -28,7 +28,8 @@ export function withIncidentsReported(
   const paths = unexpected.map((error) => error.path?.join('.') ?? '(no path)');
   const id = reportIncident(
     log,
-    `GraphQL error on ${request} at ${paths.slice(0, 5).join(', ')}${paths.length > 5 ? ` and ${paths.length - 5} more` : ''}`,
+    `GraphQL error on ${request} at ` +
+      `${paths.slice(0, 5).join(', ')}${paths.length > 5 ? ` and ${paths.length - 5} more` : ''}`,
     unexpected[0]!.originalError,
   );
   const message = incidentMessage(id);

@@ -31,7 +31,8 @@ type Fields = Record<string, GraphQLInputFieldConfig>;
  *
  * @example
  * const inputs = new InputTypes();
- * inputs.record(family('locations'), 'Patch'); // input LocationPatch { thumbnail: String, …, name: String, language: String }
+ * inputs.record(family('locations'), 'Patch');
+ * // input LocationPatch { thumbnail: String, …, name: String, language: String }
  */
 export class InputTypes {
   readonly #made = new Map<string, GraphQLInputObjectType>();

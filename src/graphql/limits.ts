@@ -35,7 +35,9 @@ export interface GraphQLLimits {
   maxDepth: number;
   /** Aliased fields in one operation. */
   maxAliases: number;
-  /** Field selections, fragments expanded and repeated names weighed as validation pays for them (`selectionWeight`). */
+  /**
+   * Field selections, fragments expanded and repeated names weighed as validation pays for them (`selectionWeight`).
+   */
   maxFields: number;
   /** Estimated records and objects served: each object 1, lists multiplied by how many they may hold. */
   maxCost: number;
@@ -197,7 +199,8 @@ function isList(type: GraphQLOutputType): boolean {
  * page), a link list as many as the longest such list in the catalog.
  *
  * @example
- * costOf({ schema, document, catalog, maxPageSize: 50 }); // `{ episodes(size: 50) { items { season { title } } } }` → 1 + 50 × (1 + 1 + 1)
+ * costOf({ schema, document, catalog, maxPageSize: 50 });
+ * // `{ episodes(size: 50) { items { season { title } } } }` → 1 + 50 × (1 + 1 + 1)
  */
 export function costOf(options: {
   schema: GraphQLSchema;

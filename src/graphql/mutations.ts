@@ -76,7 +76,10 @@ function recordMutations(family: Family, types: RecordTypes, inputs: InputTypes)
   const update: Record<string, MutationField> = {
     [`update_${singular}`]: {
       type,
-      description: `Changes the ${singular} with a JSON Merge Patch, as PATCH ${overview ? '/api/v1/overview' : `/api/v1/${name}/{uuid}`} does; answers it as served, in the patch's language`,
+      description:
+        `Changes the ${singular} with a JSON Merge Patch, as PATCH ` +
+        `${overview ? '/api/v1/overview' : `/api/v1/${name}/{uuid}`} does; answers it as served, in the patch's ` +
+        `language`,
       args: { ...uuid, patch: { type: nonNull(inputs.record(family, 'Patch')) }, ...IF_MATCH },
       resolve: async (_, args, context) => {
         const { writer, call, seen } = writing(context, `update_${singular}`, args);
@@ -87,7 +90,8 @@ function recordMutations(family: Family, types: RecordTypes, inputs: InputTypes)
   if (overview) return update;
   const create: MutationField = {
     type,
-    description: `Adds ${withArticle(singular)}, as POST /api/v1/${name} does; answers it as served, in the input's language`,
+    description:
+      `Adds ${withArticle(singular)}, as POST /api/v1/${name} does; ` + "answers it as served, in the input's language",
     args: { input: { type: nonNull(inputs.record(family, 'Input')) } },
     resolve: async (_, args, context) => {
       const { writer, call, seen } = writing(context, `create_${singular}`, args);
@@ -115,12 +119,15 @@ function translationMutations(family: Family, types: RecordTypes, inputs: InputT
   const target = (catalog: Catalog, args: Args) =>
     overview ? catalog.overview.uuid : existing(catalog, family, args.uuid);
   const uuid: GraphQLFieldConfigArgumentMap = overview ? {} : { uuid: { type: nonNull(GraphQLID) } };
-  const language = { language: { type: nonNull(GraphQLString), description: 'The translation’s language (any case)' } };
+  const language = {
+    language: { type: nonNull(GraphQLString), description: 'The translation’s language (any case)' },
+  };
   const field = `${singular}_translation`;
   return {
     [`create_${field}`]: {
       type,
-      description: `Adds a translation of the ${singular}, as POST ${path} does; answers the ${singular} as served in it`,
+      description:
+        `Adds a translation of the ${singular}, as POST ${path} does; ` + `answers the ${singular} as served in it`,
       args: { ...uuid, input: { type: nonNull(inputs.translation(family, 'Input')) } },
       resolve: async (_, args, context) => {
         const { writer, call, seen } = writing(context, `create_${field}`, args);
@@ -129,7 +136,9 @@ function translationMutations(family: Family, types: RecordTypes, inputs: InputT
     },
     [`update_${field}`]: {
       type,
-      description: `Changes one translation with a JSON Merge Patch, as PATCH ${path}/{language} does; answers the ${singular} as served in it`,
+      description:
+        `Changes one translation with a JSON Merge Patch, as PATCH ${path}/{language} does; answers the ` +
+        `${singular} as served in it`,
       args: { ...uuid, ...language, patch: { type: nonNull(inputs.translation(family, 'Patch')) }, ...IF_MATCH },
       resolve: async (_, args, context) => {
         const { writer, call, seen } = writing(context, `update_${field}`, args);
@@ -140,7 +149,9 @@ function translationMutations(family: Family, types: RecordTypes, inputs: InputT
     },
     [`delete_${field}`]: {
       type,
-      description: `Deletes one translation (never the default language’s), as DELETE ${path}/{language} does; answers the ${singular} as served in the default language`,
+      description:
+        `Deletes one translation (never the default language’s), as DELETE ${path}/{language} does; answers the ` +
+        `${singular} as served in the default language`,
       args: { ...uuid, ...language, ...IF_MATCH },
       resolve: async (_, args, context) => {
         const { writer, call, seen } = writing(context, `delete_${field}`, args);

@@ -30,7 +30,10 @@ function fitsInt(schema: JsonSchema): boolean {
   return schema.maximum !== undefined && schema.maximum <= INT32_MAX && (schema.minimum ?? -Infinity) >= -INT32_MAX - 1;
 }
 
-/** Integers are Int where their schema bounds them to 32 bits, else SafeInt (a season's budget, a duration in milliseconds). */
+/**
+ * Integers are Int where their schema bounds them to 32 bits, else SafeInt (a season's budget, a duration in
+ * milliseconds).
+ */
 export function scalarOf(schema: JsonSchema): GraphQLOutputType | undefined {
   switch (schema.type) {
     case 'string':

@@ -10,7 +10,10 @@ import { wantsGraphiQL } from './wants-graphiql.ts';
 
 export type { GraphQLOptions } from './endpoint.ts';
 
-/** Whether a Koa request asks for GraphiQL (`wantsGraphiQL`); routing asks it of every method on the path, to tell the page (free) from a query (counted). */
+/**
+ * Whether a Koa request asks for GraphiQL (`wantsGraphiQL`); routing asks it of every method on the path, to tell the
+ * page (free) from a query (counted).
+ */
 const asksGraphiQL = (ctx: Context) =>
   wantsGraphiQL(ctx.method, ctx.query.query !== undefined, ctx.get('Accept') || undefined);
 
@@ -23,7 +26,14 @@ const asksGraphiQL = (ctx: Context) =>
  * answers REST reads never pays for it at boot.
  *
  * @example
- * graphqlRoutes(router, { served, cacheControl: 'public, max-age=300', maxPageSize: 50, limits, costlyQueue: 8, documentCacheBytes: 4 * 2 ** 20 });
+ * graphqlRoutes(router, {
+ *   served,
+ *   cacheControl: 'public, max-age=300',
+ *   maxPageSize: 50,
+ *   limits,
+ *   costlyQueue: 8,
+ *   documentCacheBytes: 4 * 2 ** 20,
+ * });
  */
 export function graphqlRoutes(router: RouteTable, options: GraphQLOptions): void {
   let loading: Promise<GraphQLEndpoint> | undefined;

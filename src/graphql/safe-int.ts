@@ -3,7 +3,8 @@ import { GraphQLError, GraphQLScalarType, Kind } from 'graphql';
 function safeInteger(value: unknown): number {
   if (typeof value !== 'number' || !Number.isSafeInteger(value))
     throw new GraphQLError(
-      `SafeInt cannot represent ${JSON.stringify(value) ?? String(value)}: it takes integers from -(2^53 - 1) to 2^53 - 1`,
+      `SafeInt cannot represent ${JSON.stringify(value) ?? String(value)}: it takes integers from -(2^53 - 1) to ` +
+        `2^53 - 1`,
     );
   return value;
 }
@@ -15,7 +16,8 @@ function safeInteger(value: unknown): number {
 export const GraphQLSafeInt = new GraphQLScalarType<number, number>({
   name: 'SafeInt',
   description:
-    'An integer from -(2^53 - 1) to 2^53 - 1, sent as a JSON number: JavaScript’s safe integers, for values that may not fit a 32-bit Int (durations in milliseconds, budgets)',
+    'An integer from -(2^53 - 1) to 2^53 - 1, sent as a JSON number: JavaScript’s safe integers, for values that ' +
+    'may not fit a 32-bit Int (durations in milliseconds, budgets)',
   serialize: safeInteger,
   parseValue: safeInteger,
   parseLiteral: (node) => {

@@ -114,7 +114,8 @@ function familyFields(family: Family, types: RecordTypes): Record<string, RootFi
       type: nonNull(page),
       description:
         `A page of ${family.name}, filtered, searched and sorted as GET /api/v1/${family.name} does. ` +
-        `For a spreadsheet, that route answers the same page in CSV: GET /api/v1/${family.name}?format=csv (docs/api.md, "CSV")`,
+        `For a spreadsheet, that route answers the same page in CSV: GET /api/v1/${family.name}?format=csv ` +
+        `(docs/api.md, "CSV")`,
       args: {
         filter: { type: filterInput(family) },
         q: { type: GraphQLString, description: 'Words to search for; every one must match' },
@@ -207,5 +208,8 @@ export function catalogSchema(): GraphQLSchema {
  * schemaText(catalogSchema()); // '# Generated …\n\ntype Query {\n  …'
  */
 export function schemaText(schema: GraphQLSchema): string {
-  return `# The catalog's GraphQL schema, generated from src/catalog/schemas (npm run schemas); do not edit.\n\n${printSchema(schema)}\n`;
+  return (
+    `# The catalog's GraphQL schema, generated from src/catalog/schemas (npm run schemas); do not ` +
+    `edit.\n\n${printSchema(schema)}\n`
+  );
 }

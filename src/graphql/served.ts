@@ -18,7 +18,10 @@ export class ServedRecord {
     readonly language: string,
     /** What the paths of the catalog's own pictures are made absolute with (see `pictureOrigin`). */
     readonly origin: string,
-    /** The records one request has reached so far, by family, position and language: each is presented once however often it is linked. */
+    /**
+     * The records one request has reached so far, by family, position and language: each is presented once however
+     * often it is linked.
+     */
     private readonly reached: Map<string, ServedRecord> = new Map(),
   ) {}
 

@@ -9,7 +9,8 @@ import type { GraphQLLimits } from './limits.ts';
  * written inline would.
  *
  * @example
- * variablesError({ filter: [[[[[[[[[[[1]]]]]]]]]]] }, limits); // GraphQLError: Variables depth limit of 10 exceeded, found more.
+ * variablesError({ filter: [[[[[[[[[[[1]]]]]]]]]]] }, limits);
+ * // GraphQLError: Variables depth limit of 10 exceeded, found more.
  */
 export function variablesError(
   variables: Record<string, unknown> | undefined,

@@ -64,7 +64,8 @@ const bearers = new WeakMap<Caller, Bearer>();
  * `readBearer` can tell.
  *
  * @example
- * recallBearer(req.headers.authorization, accounts, req.socket) ?? (await readBearer(req.headers.authorization, accounts, req.socket));
+ * recallBearer(req.headers.authorization, accounts, req.socket) ??
+ *   (await readBearer(req.headers.authorization, accounts, req.socket));
  */
 export function recallBearer(
   header: string | undefined,

@@ -11,19 +11,14 @@ import {
 import type { Catalog } from '../catalog/catalog.ts';
 import { withLocalPictures } from '../catalog/pictures/urls.ts';
 import type { Draft } from '../catalog/edit/draft.ts';
-import { family, type FamilyName } from '../catalog/families.ts';
-import { familyPath, hrefOf } from '../catalog/href.ts';
-import { HttpError } from '../lib/http-error.ts';
+import type { FamilyName } from '../catalog/families.ts';
 import { curates } from '../lib/roles.ts';
-import type { CachedResponse } from '../served/cached-response.ts';
 import type { Curator } from '../served/curator.ts';
 import type { Sandboxes } from '../served/sandboxes.ts';
 import { servedOf, type Served, type View } from '../served/served-catalog.ts';
+import { recordTags, socialTags, translationTags, type Precondition, type ServedAs } from './if-match.ts';
 import type { RouteDeps } from './routes/context.ts';
-import { overviewEntry } from '../reads/overview.ts';
-import { recordEntry } from '../reads/records.ts';
-import { namedSocialEntry } from '../reads/socials.ts';
-import { translationEntry } from '../reads/translations.ts';
+import { admitted } from './write-admission.ts';
 
 /** What the writer needs besides the read routes' deps: the one place writes are taken. */
 export interface WriteDeps extends RouteDeps {
@@ -43,60 +38,6 @@ export interface WriteCall {
   origin: string;
 }
 
-/** The request body of a registration, as the 401 of a classroom write shows it. */
-const REGISTER_BODY =
-  '{"first_name":"Ana","last_name":"Lima","username":"ana","email":"ana@example.org","password":"a long passphrase"}';
-
-/**
- * The caller, when it may write: no account is a 401 (in classroom mode saying how to
- * register), and outside classroom mode any role but MAINTAINER and ADMIN a 403.
- *
- * @example
- * admitted(undefined, 'POST /api/v1/actors', 'http://localhost:3000', false); // throws HttpError(401)
- */
-function admitted(caller: Caller | undefined, request: string, origin: string, classroom: boolean): Caller {
-  if (!caller) {
-    const howTo = classroom
-      ? `: register (each account writes to a sandbox of its own) with  curl -s ${origin}/api/v1/auth/register -H 'Content-Type: application/json' -d '${REGISTER_BODY}'  and send the token it answers`
-      : ": send a MAINTAINER or ADMIN account's token";
-    throw new HttpError(401, `${request} changes the catalog${howTo} (Authorization: Bearer <token>)`, {
-      'WWW-Authenticate': 'Bearer',
-    });
-  }
-  if (!classroom && !curates(caller.role))
-    throw new HttpError(
-      403,
-      `Account '${caller.username}' is ${caller.role}: only MAINTAINER and ADMIN accounts change the catalog`,
-    );
-  return caller;
-}
-
-/**
- * `If-Match`: the write goes ahead only if one of the tags is the current ETag of the target
- * as a GET answers it (in any language and encoding), or `*`. Without it the last write wins,
- * as in HawAPI.
- */
-function ifMatch(
-  sent: string | undefined,
-  path: string,
-  current: (catalog: Catalog) => CachedResponse[],
-): ((catalog: Catalog) => void) | undefined {
-  const header = sent?.trim();
-  if (!header || header === '*') return undefined;
-  const tags = header.split(',').map((tag) => tag.trim());
-  return (catalog) => {
-    const now = current(catalog).flatMap((entry) =>
-      ['identity', 'br', 'gzip'].map((encoding) => entry.etagFor(encoding)),
-    );
-    if (!tags.some((tag) => now.includes(tag))) {
-      throw new HttpError(
-        412,
-        `If-Match ${header} is not the current ETag of ${path}: it changed since it was read (now ${now[0]}); read it again and retry`,
-      );
-    }
-  };
-}
-
 /**
  * The catalog writes of both faces, REST's routes and GraphQL's mutations: each checks the
  * caller, stages the write with the catalog's own functions under its `If-Match` condition
@@ -106,7 +47,9 @@ function ifMatch(
  *
  * @example
  * const writer = new CatalogWriter({ ...routeDeps, curator });
- * const { uuid } = await writer.createRecord({ caller, request: 'mutation create_location', origin }, 'locations', { name: 'Pier' });
+ * const { uuid } = await writer.createRecord({ caller, request: 'mutation create_location', origin }, 'locations', {
+ *   name: 'Pier',
+ * });
  */
 export class CatalogWriter {
   constructor(private readonly deps: WriteDeps) {}
@@ -116,7 +59,9 @@ export class CatalogWriter {
     return this.deps.sandboxes;
   }
 
-  /** The caller, when it may write (see `admitted`): the write routes ask before reading a body, and every write again. */
+  /**
+   * The caller, when it may write (see `admitted`): the write routes ask before reading a body, and every write again.
+   */
   admit(caller: Caller | undefined, request: string, origin: string): Caller {
     return admitted(caller, request, origin, this.deps.sandboxes !== undefined);
   }
@@ -195,18 +140,10 @@ export class CatalogWriter {
     return this.#run(call, (draft) => deleteSocial(draft, uuid, social), this.#socialTags(call, uuid, social));
   }
 
-  #run<T extends WriteOutcome>(
-    call: WriteCall,
-    stage: (draft: Draft) => T,
-    precondition?: (catalog: Catalog) => void,
-  ): Promise<T> {
+  #run<T extends WriteOutcome>(call: WriteCall, stage: (draft: Draft) => T, precondition?: Precondition): Promise<T> {
     const caller = this.admit(call.caller, call.request, call.origin);
     const request = { caller, request: call.request, stage, ...(precondition ? { precondition } : {}) };
     return this.sandboxed(caller) ? this.deps.sandboxes!.write(request) : this.deps.curator.write(request);
-  }
-
-  #recordPath(name: FamilyName, uuid: string): string {
-    return name === 'overview' ? familyPath(name) : hrefOf(name, uuid);
   }
 
   /**
@@ -219,38 +156,20 @@ export class CatalogWriter {
     return seen.catalog === catalog ? seen : servedOf(catalog, seen.version, 0);
   }
 
-  #recordTags(call: WriteCall, name: FamilyName, uuid: string): ((catalog: Catalog) => void) | undefined {
-    return ifMatch(call.ifMatch, this.#recordPath(name, uuid), (catalog) => {
-      const served = this.#servedAs(call.caller, catalog);
-      const at = catalog.store(name).position(uuid);
-      const languages = family(name).translation ? catalog.languages : [catalog.defaultLanguage];
-      const entryIn = (language: string) =>
-        name === 'overview'
-          ? overviewEntry(served, language, call.origin)
-          : recordEntry(served, name, at!, language, call.origin);
-      return at === undefined ? [] : languages.map(entryIn);
-    });
+  /** `#servedAs` for the caller of `call`. */
+  #servedTo(call: WriteCall): ServedAs {
+    return (catalog) => this.#servedAs(call.caller, catalog);
   }
 
-  #translationTags(
-    call: WriteCall,
-    name: FamilyName,
-    uuid: string,
-    language: string,
-  ): ((catalog: Catalog) => void) | undefined {
-    return ifMatch(call.ifMatch, `${this.#recordPath(name, uuid)}/translations/${language}`, (catalog) => {
-      const store = catalog.store(name);
-      const at = store.position(uuid);
-      const held =
-        at === undefined ? undefined : store.languagesOf(at).find((l) => l.toLowerCase() === language.toLowerCase());
-      return held ? [translationEntry(this.#servedAs(call.caller, catalog), name, at!, held)] : [];
-    });
+  #recordTags(call: WriteCall, name: FamilyName, uuid: string): Precondition | undefined {
+    return recordTags(call.ifMatch, name, uuid, call.origin, this.#servedTo(call));
   }
 
-  #socialTags(call: WriteCall, uuid: string, social: string): ((catalog: Catalog) => void) | undefined {
-    return ifMatch(call.ifMatch, `${hrefOf('actors', uuid)}/socials/${social}`, (catalog) => {
-      const entry = namedSocialEntry(this.#servedAs(call.caller, catalog), uuid, social);
-      return entry ? [entry] : [];
-    });
+  #translationTags(call: WriteCall, name: FamilyName, uuid: string, language: string): Precondition | undefined {
+    return translationTags(call.ifMatch, name, uuid, language, this.#servedTo(call));
+  }
+
+  #socialTags(call: WriteCall, uuid: string, social: string): Precondition | undefined {
+    return socialTags(call.ifMatch, uuid, social, this.#servedTo(call));
   }
 }

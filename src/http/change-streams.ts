@@ -61,7 +61,13 @@ const bump = (counts: Map<string, number>, key: string, by: number) => {
  * without reading. One timer sends the comment lines of every stream, and only while some are open.
  *
  * @example
- * const streams = new ChangeStreams(feed, { total: 2000, perAddress: 10, perAccount: 5, heartbeatMs: 15_000, stalledMs: 60_000 });
+ * const streams = new ChangeStreams(feed, {
+ *   total: 2000,
+ *   perAddress: 10,
+ *   perAccount: 5,
+ *   heartbeatMs: 15_000,
+ *   stalledMs: 60_000,
+ * });
  * streams.open(ctx, cursor, query, { address: ctx.ip, reader: () => ({ catalog, own: [], origin: '' }) });
  */
 export class ChangeStreams {
@@ -93,7 +99,8 @@ export class ChangeStreams {
     if (this.#streams.size >= total)
       throw new HttpError(
         503,
-        `This server holds its most change streams already (${total}, CHANGE_STREAMS); poll GET /api/v1/changes, or retry later`,
+        `This server holds its most change streams already (${total}, CHANGE_STREAMS); poll GET /api/v1/changes, ` +
+          `or retry later`,
         { 'Retry-After': '30' },
       );
     if ((this.#byAddress.get(who.address) ?? 0) >= perAddress)
@@ -194,7 +201,8 @@ export class ChangeStreams {
         this.#end(
           stream,
           503,
-          `The stream was cut off: its reader read nothing for ${Math.round(this.options.stalledMs / 1000)} s while changes waited; resume from the last event's id`,
+          `The stream was cut off: its reader read nothing for ${Math.round(this.options.stalledMs / 1000)} s ` +
+            `while changes waited; resume from the last event's id`,
         );
       else if (stream.out.writableLength < BUFFER_BYTES) stream.out.write(': keep-alive\n\n');
     }

@@ -11,7 +11,8 @@ const QUIET_ZONE = 4;
  * dark modules on a light square.
  *
  * @example
- * qrText('http://192.168.1.20:3000'); // '█████████████…\n██ ▄▄▄▄▄ █▀…' (17 lines)
+ * qrText('http://192.168.1.20:3000');
+ * // '█████████████…\n██ ▄▄▄▄▄ █▀…' (17 lines)
  */
 export function qrText(text: string): string {
   const code = qrcode(0, 'M');
@@ -48,20 +49,25 @@ export function classroomBanner(
   config: Config,
 ): string {
   const limits = config.RATE_LIMIT
-    ? `rate limits per address, for a class behind one: ${config.RATE_LIMIT_ANONYMOUS} requests without a token, ${config.AUTH_RATE_LIMIT} to /api/v1/auth/*, per ${config.RATE_LIMIT_WINDOW_SECONDS} s`
+    ? `rate limits per address, for a class behind one: ${config.RATE_LIMIT_ANONYMOUS} requests without a token, ` +
+      `${config.AUTH_RATE_LIMIT} to /api/v1/auth/*, per ${config.RATE_LIMIT_WINDOW_SECONDS} s`
     : 'rate limits: off';
   const closing = [
     'nothing needs the internet: the catalog, the API reference and GraphiQL are all served by this machine',
-    `simulated latency and failures are on: add ?_delay=<ms> (0 to ${MAX_DELAY_MS}) or ?_fail=<status> to any request (docs/classroom.md)`,
+    `simulated latency and failures are on: add ?_delay=<ms> (0 to ${MAX_DELAY_MS}) or ?_fail=` +
+      `<status> to any request (docs/classroom.md)`,
     limits,
   ];
   const [first] = addresses;
   if (first === undefined) {
-    const where = `classroom mode: no address on a network to give students (listening on ${local}, HOST=${config.HOST}); connect this machine to the room's Wi-Fi or cable, leave HOST unset and start again`;
+    const where =
+      `classroom mode: no address on a network to give students (listening on ${local}, HOST=${config.HOST}); ` +
+      `connect this machine to the room's Wi-Fi or cable, leave HOST unset and start again`;
     return [where, ...closing].join('\n');
   }
   return [
-    `classroom mode: give students this address${addresses.length > 1 ? ' (one per network: the one of the network they are on)' : ''}:`,
+    `classroom mode: give students this ` +
+      `address${addresses.length > 1 ? ' (one per network: the one of the network they are on)' : ''}:`,
     ...addresses.map((url) => `  ${url}`),
     `${first} as a QR code:`,
     qrText(first),

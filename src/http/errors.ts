@@ -20,7 +20,9 @@ export interface RenderedState {
 const escapes: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
 const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => escapes[c]!);
 
-/** Whether an `Accept` value prefers an HTML page to JSON, remembered per value (a flood of 429s asks it every time). */
+/**
+ * Whether an `Accept` value prefers an HTML page to JSON, remembered per value (a flood of 429s asks it every time).
+ */
 const prefersHtml = memo(
   (accept) => accepts({ headers: { accept } } as IncomingMessage).type(['json', 'html']) === 'html',
   { entries: 1000, maxLength: 200 },
@@ -37,7 +39,9 @@ const prefersHtml = memo(
 export function errorBody(fields: ErrorFields, req: IncomingMessage): { type: string; body: string } {
   if (fields.status === 429 && prefersHtml(req.headers.accept ?? '')) {
     const title = `${fields.status} ${statusText(fields.status)}`;
-    const page = `<!doctype html>\n<html lang="en"><meta charset="utf-8"><title>${title}</title>\n<h1>${title}</h1>\n<p>${escapeHtml(fields.message)}</p>\n</html>\n`;
+    const page =
+      `<!doctype html>\n<html lang="en"><meta charset="utf-8"><title>${title}</title>\n<h1>${title}</h1>\n` +
+      `<p>${escapeHtml(fields.message)}</p>\n</html>\n`;
     return { type: 'text/html; charset=utf-8', body: page };
   }
   // Exactly this type: the official JS client parses error bodies only when it matches.
@@ -109,13 +113,16 @@ export function errorHandler(log: Logger): Middleware {
  * handler runs (unparsable, timed out, CONNECT): the same shape, then the connection closes.
  *
  * @example
- * socket.end(rawErrorAnswer({ status: 408, method: 'POST', url: '/api/v1/auth/register', message: 'Request took too long' }));
+ * socket.end(
+ *   rawErrorAnswer({ status: 408, method: 'POST', url: '/api/v1/auth/register', message: 'Request took too long' }),
+ * );
  */
 export function rawErrorAnswer(fields: ErrorFields, headers: Record<string, string> = {}): string {
   const body = errorJson(fields);
   const lines = Object.entries({ ...SECURITY_HEADERS, ...headers }).map(([name, value]) => `${name}: ${value}\r\n`);
   return (
-    `HTTP/1.1 ${fields.status} ${statusText(fields.status)}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +
+    `HTTP/1.1 ${fields.status} ${statusText(fields.status)}\r\nContent-Type: application/json\r\nContent-Length: ` +
+    `${Buffer.byteLength(body)}\r\n` +
     `Cache-Control: no-store\r\n${lines.join('')}Connection: close\r\n\r\n${body}`
   );
 }

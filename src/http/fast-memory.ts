@@ -161,7 +161,10 @@ export class FastMemory {
     return caller && sandboxes.readsOwn(caller) ? caller.uuid : undefined;
   }
 
-  /** `known` with the cached answer it replays, while that answer is held for the catalog served (`served`: a sandbox's). */
+  /**
+   * `known` with the cached answer it replays, while that answer is held for the catalog served (`served`: a
+   * sandbox's).
+   */
   private held(known: Known, served?: Served): Found | undefined {
     if (!this.options.served.ready) return undefined;
     const { cache, pictures } = served ?? this.options.served.shared;

@@ -26,15 +26,23 @@ const ANONYMOUS: Bearer = {};
  * response cache or its pictures (or with a 400/404), the same URL with the same values of the headers the
  * answer varies on is answered here, with the same bytes and headers. So are repeated POSTs whose
  * cached answer depends on their body (GraphQL queries, `answeredFromBody`), by URL, `Content-Type`
- * and body: a POST of a URL and length that has such an answer is read ahead of Koa (`KnownBodies`). It does what the app
- * does before its routes: the same rate limits (one count per request, the same headers and
+ * and body: a POST of a URL and length that has such an answer is read ahead of Koa (`KnownBodies`). It does what the
+ * app does before its routes: the same rate limits (one count per request, the same headers and
  * 429), the same bearer token check (the same 401), and the same negotiation of encoding and
  * `If-None-Match` (`cacheableAnswer`). A student with a sandbox (classroom mode) is answered
  * what its sandbox's cache holds, remembered under its account (`ownKey`) and replayed to that
  * account alone, never the shared answer. Anything else goes to Koa.
  *
  * @example
- * const fast = new FastPath({ served, accounts, limits, proxy: trustProxies(0, log.warn), log, logAccess: true, memory: { answersBytes: 2 ** 23, errorsBytes: 2 ** 20 } });
+ * const fast = new FastPath({
+ *   served,
+ *   accounts,
+ *   limits,
+ *   proxy: trustProxies(0, log.warn),
+ *   log,
+ *   logAccess: true,
+ *   memory: { answersBytes: 2 ** 23, errorsBytes: 2 ** 20 },
+ * });
  * app.use(fast.remember()); // outermost
  * createHttpServer(fast.listener(app.callback()), options);
  */
@@ -88,7 +96,10 @@ export class FastPath {
     }
   }
 
-  /** A fast answer that threw: logged with a request id, and a 500 quoting it (`request_id`) in the one error shape if nothing was sent yet. */
+  /**
+   * A fast answer that threw: logged with a request id, and a 500 quoting it (`request_id`) in the one error shape if
+   * nothing was sent yet.
+   */
   private fail(req: IncomingMessage, res: ServerResponse, known: Known, error: unknown): void {
     const method = known.method ?? 'GET';
     const id = reportIncident(this.options.log, `500 on ${method} ${known.path} (fast path)`, error);
@@ -150,7 +161,8 @@ export class FastPath {
   ): void {
     const refusal = admission?.refusal ? { status: 429, ...admission.refusal } : bearer.rejected;
     if (refusal && !known.method) this.refusals.write(req, res, known, refusal, admission?.headers);
-    // A refused POST, and a caller whose view is not the one `known` was remembered for, are answered by Koa, counted here.
+    // A refused POST, and a caller whose view is not the one `known` was remembered for, are answered by Koa, counted
+    // here.
     else if (refusal || 'refusedOnly' in known.answer || !this.answersFor(bearer, known))
       return this.handOver(req, res, admission);
     else if ('error' in known.answer) writeError(req, res, known.answer.error, known.headers, admission?.headers);
@@ -170,7 +182,10 @@ export class FastPath {
     return known.account === caller.uuid && sandboxes.builtView(caller.uuid)?.cache.version === known.version;
   }
 
-  /** A request admitted where only a 429 is known, a refused POST, or one whose caller reads its sandbox: Koa answers it (and logs it), counted here. */
+  /**
+   * A request admitted where only a 429 is known, a refused POST, or one whose caller reads its sandbox: Koa answers it
+   * (and logs it), counted here.
+   */
   private handOver(req: IncomingMessage, res: ServerResponse, admission: Admission | undefined): void {
     countedBefore(req, admission);
     this.app!(req, res);

@@ -12,7 +12,10 @@ import type { SentState } from './send.ts';
 
 /** What a route leaves on `ctx.state` when the answer it sent depends on its body. */
 export interface BodyState {
-  /** The body as the route read it (decoded, as text): with the URL and the headers in `Vary`, all the answer depends on. */
+  /**
+   * The body as the route read it (decoded, as text): with the URL and the headers in `Vary`, all the answer depends
+   * on.
+   */
   answeredFromBody?: string;
 }
 

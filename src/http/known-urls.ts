@@ -24,8 +24,8 @@ export interface Known {
   path: string;
   params?: unknown;
   /**
-   * A cached answer (by its key in the response cache, or a picture's path), a client error rendered anew each time, or only
-   * that the URL was refused (a 429): a request admitted after all is handed to Koa, counted.
+   * A cached answer (by its key in the response cache, or a picture's path), a client error rendered anew each time, or
+   * only that the URL was refused (a 429): a request admitted after all is handed to Koa, counted.
    */
   answer: { cacheKey: string; cacheControl: string; picture: boolean } | { error: ErrorFields } | { refusedOnly: true };
 }

@@ -30,7 +30,9 @@ export function trustProxies(hops: number, warn: (line: string) => void): ProxyT
       warned = true;
       const shown = JSON.stringify(entry.slice(0, 64));
       warn(
-        `X-Forwarded-For: the entry ${hops} from the right (TRUST_PROXY=${hops}) is ${shown}, not an IP address; such requests count against the connection's address. Check the proxy's header or TRUST_PROXY (said once)`,
+        `X-Forwarded-For: the entry ${hops} from the right (TRUST_PROXY=${hops}) is ${shown}, not an IP address; ` +
+          `such requests count against the connection's address. Check the proxy's header or TRUST_PROXY (said ` +
+          `once)`,
       );
     },
   };

@@ -109,7 +109,9 @@ function capPerAddress(server: Server, max: number): void {
     const address = socket.remoteAddress ?? '';
     const count = (open.get(address) ?? 0) + 1;
     if (count > max) {
-      const message = `Too many open connections from ${address} (at most ${max}, MAX_CONNECTIONS_PER_ADDRESS); close some and retry`;
+      const message =
+        `Too many open connections from ${address} (at most ${max}, MAX_CONNECTIONS_PER_ADDRESS); close some and ` +
+        `retry`;
       socket.end(rawErrorAnswer({ status: 503, method: 'GET', url: '', message }, { 'Retry-After': '1' }));
       return;
     }
@@ -130,7 +132,12 @@ function capPerAddress(server: Server, max: number): void {
  * app, which answers it in the same shape.
  *
  * @example
- * const server = createHttpServer(app.callback(), { requestTimeoutMs: 10_000, headersTimeoutMs: 5_000, maxConnections: 1024, linger: { maxBytes: 2 ** 26, maxMs: 5_000 } });
+ * const server = createHttpServer(app.callback(), {
+ *   requestTimeoutMs: 10_000,
+ *   headersTimeoutMs: 5_000,
+ *   maxConnections: 1024,
+ *   linger: { maxBytes: 2 ** 26, maxMs: 5_000 },
+ * });
  */
 export function createHttpServer(listener: RequestListener, options: ServerOptions): Server {
   const headersTimeout = Math.min(options.headersTimeoutMs, options.requestTimeoutMs);

@@ -77,7 +77,8 @@ function simulatedFailure(status: number): HttpError {
   if (status === 429) headers['X-Rate-Limit-Retry-After-Seconds'] = RETRY_AFTER_SECONDS;
   return new HttpError(
     status,
-    `Simulated ${status} ${statusText(status)}, as asked by _fail=${status}: nothing is wrong, the request was not carried out`,
+    `Simulated ${status} ${statusText(status)}, as asked by _fail=${status}: nothing is wrong, the request was ` +
+      `not carried out`,
     headers,
   );
 }
@@ -108,7 +109,8 @@ export function simulation(proxy: ProxyTrust): Middleware<AuthState & Simulation
       if (inFlight >= DELAYED_PER_CLIENT) {
         throw new HttpError(
           429,
-          `Too many requests with _delay at once: ${name} has ${inFlight} waiting, the most one client may have; send the next once one has answered`,
+          `Too many requests with _delay at once: ${name} has ${inFlight} waiting, the most one client may have; ` +
+            `send the next once one has answered`,
           { 'Retry-After': RETRY_AFTER_SECONDS },
         );
       }

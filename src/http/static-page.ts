@@ -10,7 +10,8 @@ import { CachedResponse } from '../served/cached-response.ts';
  * URLs; React sets inline styles.
  */
 export const PAGE_CSP =
-  "default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self'; font-src 'self' data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
+  "default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src " +
+  "'self'; font-src 'self' data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
 
 /** The headers of such a page: its policy, and no Referer sent to anything it links to. */
 export const PAGE_HEADERS: Readonly<Record<string, string>> = {

@@ -55,7 +55,8 @@ function trailingComma(text: string, offset: number): number | undefined {
  * column, which `JSON.parse` does not reliably report.
  *
  * @example
- * parseJson('[1,]'); // { error: { line: 1, column: 3, message: "trailing comma before ']': JSON allows none, remove it" } }
+ * parseJson('[1,]');
+ * // { error: { line: 1, column: 3, message: "trailing comma before ']': JSON allows none, remove it" } }
  */
 export function parseJson(text: string): { value: unknown } | { error: JsonSyntaxError } {
   // Editors on some systems save a byte-order mark, which JSON.parse rejects.

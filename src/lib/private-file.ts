@@ -54,7 +54,8 @@ export async function keepPrivate(file: string, warn: (line: string) => void): P
   if (!found || (found.mode & 0o077) === 0) return;
   await chmod(file, found.mode & 0o700);
   warn(
-    `${file} was readable by others (mode ${(found.mode & 0o777).toString(8)}); tightened it to ${(found.mode & 0o700).toString(8)}`,
+    `${file} was readable by others (mode ${(found.mode & 0o777).toString(8)}); tightened it to ` +
+      `${(found.mode & 0o700).toString(8)}`,
   );
 }
 
@@ -81,6 +82,7 @@ export function withRestoreHint(file: string, error: unknown): unknown {
   if (!(error instanceof StoreFileError) || !existsSync(previous)) return error;
   return new StoreFileError(
     file,
-    `${error.message.slice(file.length + 2)}. The version before the last write is kept: restore it with  cp ${previous} ${file}`,
+    `${error.message.slice(file.length + 2)}. The version before the last write is kept: restore it with  cp ` +
+      `${previous} ${file}`,
   );
 }

@@ -23,7 +23,10 @@ function hashOf(key: string): number {
  */
 export class RepeatFilter {
   private readonly slots: number;
-  /** Made at the first key offered: a server that has answered nothing holds none (its response cache, the fast path and GraphQL each have a filter). */
+  /**
+   * Made at the first key offered: a server that has answered nothing holds none (its response cache, the fast path and
+   * GraphQL each have a filter).
+   */
   private hashes?: Uint32Array;
 
   /** `slots` is rounded up to a power of two; each takes 4 bytes. */

@@ -36,7 +36,10 @@ async function syncFolder(folder: string): Promise<void> {
   }
 }
 
-/** Puts `temporary` in place of `file.previous` as a second name of `file`'s current content, or a copy where links are not possible. */
+/**
+ * Puts `temporary` in place of `file.previous` as a second name of `file`'s current content, or a copy where links are
+ * not possible.
+ */
 async function keepPrevious(file: string, temporary: string): Promise<void> {
   const previous = `${file}.previous`;
   const staged = `${temporary}.previous`;

@@ -75,7 +75,8 @@ function keyOf(address: string): string {
  * characters, about 2 MB).
  *
  * @example
- * anonymousClient('2001:db8::1'); // { key: 'ip:2001:db8:0:0::/64', tier: 'anonymous', name: 'address 2001:db8:0:0::/64' }
+ * anonymousClient('2001:db8::1');
+ * // { key: 'ip:2001:db8:0:0::/64', tier: 'anonymous', name: 'address 2001:db8:0:0::/64' }
  */
 export const anonymousClient: (address: string) => Client = memo(
   (address) => {

@@ -1,7 +1,10 @@
 import { decimal } from '../lib/text.ts';
 import type { Verdict } from './window-counter.ts';
 
-/** The rate-limit headers of one answer counted in a budget, from its verdict and the time (epoch ms), as name, value pairs. */
+/**
+ * The rate-limit headers of one answer counted in a budget, from its verdict and the time (epoch ms), as name, value
+ * pairs.
+ */
 export type LimitHeaders = (verdict: Verdict, nowMs: number) => string[];
 
 /**

@@ -147,7 +147,9 @@ export class RateLimits {
     const after = Math.max(1, Math.ceil((verdict.reset - now) / 1000));
     const what =
       budget === 'api' ? `the ${policy} tier allows` : `the ${budget === 'auth' ? 'auth endpoints' : 'pictures'} allow`;
-    const message = `Too many requests from ${client.name}: ${what} ${verdict.limit} per ${this.options.windowSeconds} s; retry in ${after} s`;
+    const message =
+      `Too many requests from ${client.name}: ${what} ${verdict.limit} per ${this.options.windowSeconds} s; retry ` +
+      `in ${after} s`;
     return { headers, refusal: { message, headers: retryHeaders(after) } };
   }
 

@@ -44,7 +44,10 @@ interface Lease {
   reset: number;
 }
 
-/** Most places taken ahead for one key at a time: a client may be refused up to twice this many requests early per other instance. */
+/**
+ * Most places taken ahead for one key at a time: a client may be refused up to twice this many requests early per other
+ * instance.
+ */
 export const MAX_LEASE = 32;
 /** Ahead-taken places never exceed this share of what is left of a budget, so the last places go one by one. */
 const LEASE_SHARE = 16;

@@ -6,7 +6,10 @@ import { requestLanguage } from './request-query.ts';
 import { translationRoutes } from './translations.ts';
 import type { ReadExchange, ReadRoute, ReadServed, ReadSettings } from './types.ts';
 
-/** The overview's answer in `language` (with `data_count`), its pictures under `origin`, from the cache: what a GET sends and a write answers. */
+/**
+ * The overview's answer in `language` (with `data_count`), its pictures under `origin`, from the cache: what a GET
+ * sends and a write answers.
+ */
 export function overviewEntry<Entry>(served: ReadServed<Entry>, language: string, origin: string): Entry {
   const { catalog, cache } = served;
   return cache.get(`${language} ${origin}${familyPath('overview')}`, () => {

@@ -6,7 +6,10 @@ import { publicCache, title, type Locate } from './locate.ts';
 import { checkLanguageParameter } from './request-query.ts';
 import type { ReadExchange, ReadRoute, ReadServed, ReadSettings } from './types.ts';
 
-/** One translation as served: its language, then the translated fields (no parent uuid); undefined when the record has none in `language`. */
+/**
+ * One translation as served: its language, then the translated fields (no parent uuid); undefined when the record has
+ * none in `language`.
+ */
 export function translationOf(store: FamilyStore, position: number, language: string): object | undefined {
   const found = store.translationsOf(position).find((t) => t.language === language);
   return found && { language, ...found.fields };
@@ -82,7 +85,8 @@ export function translationRoutes(settings: ReadSettings, name: FamilyName, base
         if (!language) {
           throw new HttpError(
             404,
-            `${title(store)} '${store.records[position]!.uuid}' has no translation in '${asked}'; available: ${available.join(', ')}`,
+            `${title(store)} '${store.records[position]!.uuid}' has no translation in '${asked}'; available: ` +
+              `${available.join(', ')}`,
           );
         }
         x.send(translationEntry(x.served, name, position, language), publicCache(settings));

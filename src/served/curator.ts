@@ -26,13 +26,17 @@ export interface WriteRequest<T extends WriteOutcome> {
 
 /**
  * Takes catalog writes one at a time: stages each on the catalog served now (the catalog's
- * own functions), passes it through the gate (the catalog's checks), makes it durable in the overlay, then serves the catalog with it
- * in one swap, so no answer after a 2xx is stale. Writes that other instances appended (a
+ * own functions), passes it through the gate (the catalog's checks), makes it durable in the overlay, then serves the
+ * catalog with it in one swap, so no answer after a 2xx is stale. Writes that other instances appended (a
  * shared Redis) are applied the same way, in the overlay's order.
  *
  * @example
  * const curator = await Curator.open(served, overlay, log);
- * const outcome = await curator.write({ caller, request: 'PATCH /api/v1/actors/…', stage: (draft) => patchRecord(draft, 'actors', uuid, body) });
+ * const outcome = await curator.write({
+ *   caller,
+ *   request: 'PATCH /api/v1/actors/…',
+ *   stage: (draft) => patchRecord(draft, 'actors', uuid, body),
+ * });
  */
 export class Curator {
   readonly #queue = new WriteQueue();
@@ -130,7 +134,8 @@ export class Curator {
       writes = await this.overlay.since(0);
       const data = writes.findLast((write) => write.mark && 'data' in write.mark)?.mark;
       if (data && 'data' in data && data.data === base.version) break;
-      // Appended only if no other instance appended meanwhile; read again either way (another may have marked the same data).
+      // Appended only if no other instance appended meanwhile; read again either way (another may have marked the same
+      // data).
       const marked = await this.overlay.append(dataMark(base.version), end).catch((error: Error) => {
         this.log.warn(`data/ version ${base.version} not marked in the change feed: ${error.message}`);
       });

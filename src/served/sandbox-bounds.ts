@@ -14,7 +14,8 @@ export function refuseOverWrites(bounds: SandboxBounds, username: string, held: 
   if (held >= bounds.writes)
     throw new HttpError(
       409,
-      `The sandbox of '${username}' holds ${held} writes, the most SANDBOX_WRITES allows: nothing was changed; ${RESET}`,
+      `The sandbox of '${username}' holds ${held} writes, the most SANDBOX_WRITES allows: nothing was changed; ` +
+        `${RESET}`,
     );
 }
 
@@ -23,6 +24,7 @@ export function refuseOverMemory(bounds: SandboxBounds, bytes: number): void {
   if (bytes > bounds.bytes)
     throw new HttpError(
       409,
-      `The sandboxes take all the memory SANDBOX_MB gives them (${bounds.bytes / 2 ** 20} MB): nothing was changed; ${RESET}`,
+      `The sandboxes take all the memory SANDBOX_MB gives them (${bounds.bytes / 2 ** 20} MB): nothing was ` +
+        `changed; ${RESET}`,
     );
 }

@@ -81,13 +81,19 @@ export class SandboxViews {
     return !curates(caller.role) && (this.holds(caller.uuid) || this.index.resets.has(caller.uuid));
   }
 
-  /** The catalog `account` reads as last built for the shared catalog now: unlike `viewOf`, not a use, and nothing is built. */
+  /**
+   * The catalog `account` reads as last built for the shared catalog now: unlike `viewOf`, not a use, and nothing is
+   * built.
+   */
   builtView(account: string): Served | undefined {
     const view = this.index.get(account)?.view;
     return view?.base === this.served.shared.catalog ? view.served : undefined;
   }
 
-  /** The catalog `account` reads: its sandbox's (after a reset, the shared one at its own version), or undefined for the shared one. */
+  /**
+   * The catalog `account` reads: its sandbox's (after a reset, the shared one at its own version), or undefined for the
+   * shared one.
+   */
   viewOf(account: string): Served | undefined {
     const sandbox = this.index.get(account);
     if (!sandbox) {
@@ -147,7 +153,10 @@ export class SandboxViews {
     return counts.map((writes, i) => ({ minute: new Date((last - minutes + 1 + i) * 60_000).toISOString(), writes }));
   }
 
-  /** The caller's writes as `npm run catalog -- changes` lists them, with those that no longer apply and why (not a use: see `viewOf`). */
+  /**
+   * The caller's writes as `npm run catalog -- changes` lists them, with those that no longer apply and why (not a use:
+   * see `viewOf`).
+   */
   changes(account: string): { writes: number; lines: string[] } {
     const sandbox = this.index.get(account);
     if (!sandbox) return { writes: 0, lines: [] };

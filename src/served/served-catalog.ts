@@ -6,13 +6,18 @@ import { ServedPictures } from './pictures.ts';
 /** One catalog version as served: its data, its response cache and its pictures by path. */
 export interface Served {
   catalog: Catalog;
-  /** The data version: the change feed's cursor after the last change this catalog holds (the `Catalog-Version` header). */
+  /**
+   * The data version: the change feed's cursor after the last change this catalog holds (the `Catalog-Version` header).
+   */
   version: string;
   cache: ResponseCache;
   pictures: ServedPictures;
 }
 
-/** `catalog` ready to serve as `version`, with an empty response cache of `cacheBytes` (following `previous`'s, see `ResponseCache`). */
+/**
+ * `catalog` ready to serve as `version`, with an empty response cache of `cacheBytes` (following `previous`'s, see
+ * `ResponseCache`).
+ */
 export function servedOf(catalog: Catalog, version: string, cacheBytes: number, previous?: Served): Served {
   return {
     catalog,
@@ -67,7 +72,8 @@ export class ServedCatalog {
     if (!this.#current) {
       throw new HttpError(
         503,
-        'No catalog is served yet: the data has problems (the server log lists them); it is served as soon as they are fixed',
+        'No catalog is served yet: the data has problems (the server log lists them); it is served as soon as ' +
+          'they are fixed',
         { 'Retry-After': '2' },
       );
     }

@@ -35,11 +35,16 @@ export interface SiteManifest {
   counts: Record<Exclude<FamilyName, 'overview'>, number>;
   /** Whether a record names a picture of the catalog's own (the server's `Catalog.namesPictures`). */
   namesPictures: boolean;
-  /** Pictures named by a record of another family than the one in their path (a character showing its actor's portrait). */
+  /**
+   * Pictures named by a record of another family than the one in their path (a character showing its actor's portrait).
+   */
   sharedPictures: string[];
   /** Bytes of every family's rows: a catalog this small is kept whole for offline use. */
   dataBytes: number;
-  /** The pictures that are files of the data (a contributor's), by path: every other picture a record names is drawn by the worker. */
+  /**
+   * The pictures that are files of the data (a contributor's), by path: every other picture a record names is drawn by
+   * the worker.
+   */
   pictureFiles: string[];
   /** Files under the base the worker keeps at install, so the site works offline. */
   shell: string[];

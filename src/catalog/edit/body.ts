@@ -4,7 +4,9 @@ import { withoutNulls } from '../schema-check.ts';
 import { depthOf } from './merge-patch.ts';
 import type { Row } from './draft.ts';
 
-/** Fields the server keeps: a body may repeat them as they are (clients send back what they read), never change them. */
+/**
+ * Fields the server keeps: a body may repeat them as they are (clients send back what they read), never change them.
+ */
 export const SERVER_FIELDS = ['uuid', 'href', 'created_at', 'updated_at'] as const;
 
 /** No record nests deeper than this (an actor's socials: list, object, text); deeper bodies are refused unread. */
@@ -18,7 +20,8 @@ export function bodyObject(body: unknown, what: string): Row {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) {
     throw new HttpError(
       400,
-      `Request body must be a JSON object (${what}), got ${Array.isArray(body) ? 'an array' : body === null ? 'null' : typeof body}`,
+      `Request body must be a JSON object (${what}), got ` +
+        `${Array.isArray(body) ? 'an array' : body === null ? 'null' : typeof body}`,
     );
   }
   if (depthOf(body, MAX_DEPTH) > MAX_DEPTH)

@@ -8,7 +8,9 @@ import { hrefOf, uuidIn } from '../href.ts';
 import type { Problem } from '../types.ts';
 import { Draft, type RowChange } from './draft.ts';
 
-/** What a write's check found: problems of the rows it sets (400) and disagreements with the rest of the catalog (409). */
+/**
+ * What a write's check found: problems of the rows it sets (400) and disagreements with the rest of the catalog (409).
+ */
 export interface EditProblems {
   invalid: Problem[];
   conflicts: Problem[];
@@ -107,7 +109,10 @@ function checkedOf(
 
 const keyOf = (problem: Problem) => `${problem.uuid} ${problem.path} ${problem.message}`;
 
-/** The overview's rules on the draft's overview; its problems are named by its uuid, as the write's answer names records. */
+/**
+ * The overview's rules on the draft's overview; its problems are named by its uuid, as the write's answer names
+ * records.
+ */
 function overviewProblems(
   draft: Draft,
   checked: ReadonlyMap<FamilyName, CheckedFamily>,
@@ -171,12 +176,9 @@ export function checkEdit(draft: Draft, changes: readonly RowChange[] = draft.ch
   );
   // A problem of a row the write sets is the request's (400); one it leaves on a row it does not set, or a
   // broken link between records, is a conflict with the catalog as it is (409).
-  const written = new Set(
-    changes.map(
-      (change) =>
-        `${change.language === undefined ? FAMILIES.get(change.family)!.file : FAMILIES.get(change.family)!.translation!.file} ${change.uuid}`,
-    ),
-  );
+  const fileOf = ({ family, language }: RowChange) =>
+    language === undefined ? FAMILIES.get(family)!.file : FAMILIES.get(family)!.translation!.file;
+  const written = new Set(changes.map((change) => `${fileOf(change)} ${change.uuid}`));
   const isWritten = (problem: Problem) => written.has(`${problem.file} ${problem.uuid}`);
   const invalid = problems.filter((problem) => problem.kind !== 'conflict' && isWritten(problem));
   const conflicts = problems.filter((problem) => problem.kind === 'conflict' || !isWritten(problem));

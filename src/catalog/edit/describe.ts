@@ -60,15 +60,18 @@ export function historyLines({ applied, inData, skipped }: Pick<Replayed, 'appli
  *
  * @example
  * staleWritesReport(replayWrites(base, writes, 'boot').skipped);
- * // "catalog write 8 (PATCH /api/v1/actors/… by ana at …) no longer applies and is left out: actor '…' in actors.json is not …\n…"
+ * // "catalog write 8 (PATCH /api/v1/actors/… by ana at …) no longer applies and is left out:
+ * //  actor '…' in actors.json is not …\n…"
  */
 export function staleWritesReport(skipped: Replayed['skipped']): string {
   const them = skipped.length === 1 ? 'it' : 'them';
   return [
     ...skipped.map(
       ({ write, reason }) =>
-        `catalog write ${write.seq} (${write.request} by ${write.account.username} at ${write.at}) no longer applies and is left out: ${reason}`,
+        `catalog write ${write.seq} (${write.request} by ${write.account.username} at ${write.at}) no longer ` +
+        `applies and is left out: ${reason}`,
     ),
-    `see ${them} with  npm run catalog -- changes ; make ${them} again through the API if still wanted; npm run catalog -- export refuses to lose ${them} unless given --drop-stale`,
+    `see ${them} with  npm run catalog -- changes ; make ${them} again through the API if still wanted; npm run ` +
+      `catalog -- export refuses to lose ${them} unless given --drop-stale`,
   ].join('\n');
 }

@@ -79,7 +79,10 @@ export class Draft {
     return position === undefined ? undefined : store.records[position];
   }
 
-  /** Stages `row` (null: removed) in the canonical key order of its data file, as an export writes it and a boot serves it. */
+  /**
+   * Stages `row` (null: removed) in the canonical key order of its data file, as an export writes it and a boot serves
+   * it.
+   */
   setRecord(name: FamilyName, uuid: string, row: Row | null): void {
     const key = recordKey(name, uuid);
     const before = this.#records.get(key)?.before ?? fingerprint(this.#baseRecord(name, uuid));

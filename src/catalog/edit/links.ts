@@ -62,7 +62,8 @@ function linkBack(
       from.name,
       from.uuid,
       `/${from.field}`,
-      `'${href}' already has ${inverse.name} '${String(current)}'; change that ${target.singular} first, or link to another`,
+      `'${href}' already has ${inverse.name} '${String(current)}'; change that ${target.singular} first, or link ` +
+        `to another`,
     );
   }
 }

@@ -14,7 +14,9 @@ import { addToSeasonTotal, joinSeason, leaveSeason } from './seasons.ts';
 /** What a write changed and where its answer is: the record, and the translation language or social it named. */
 export interface WriteOutcome {
   changes: RowChange[];
-  /** Links the write could not keep in step (records that still link to a deleted one): the gate refuses it with them. */
+  /**
+   * Links the write could not keep in step (records that still link to a deleted one): the gate refuses it with them.
+   */
   conflicts: Problem[];
   family: FamilyName;
   uuid: string;
@@ -54,7 +56,8 @@ function refuseServerFields(split: SplitBody): void {
   if (sent.length)
     throw new HttpError(
       400,
-      `${sent.map((f) => `/${f}`).join(', ')}: set by the server; leave ${sent.length === 1 ? 'it' : 'them'} out of the request`,
+      `${sent.map((f) => `/${f}`).join(', ')}: set by the server; leave ${sent.length === 1 ? 'it' : 'them'} out ` +
+        `of the request`,
     );
 }
 
@@ -70,7 +73,8 @@ function refuseChangedServerFields(draft: Draft, name: FamilyName, uuid: string,
   if (changed.length) {
     const parts = changed.map(
       ([field, value]) =>
-        `/${field}: is the server's and cannot change (it is ${shown(current[field])}, the request says ${shown(value)})`,
+        `/${field}: is the server's and cannot change (it is ${shown(current[field])}, the request says ` +
+        `${shown(value)})`,
     );
     throw new HttpError(400, parts.join('; '));
   }
@@ -89,7 +93,8 @@ export function createRecord(draft: Draft, name: FamilyName, body: unknown, now 
   if (name === 'overview')
     throw new HttpError(
       409,
-      `The catalog has its overview ('${draft.catalog.overview.uuid}') and holds only one; change it with PATCH /api/v1/overview`,
+      `The catalog has its overview ('${draft.catalog.overview.uuid}') and holds only one; change it with PATCH ` +
+        `/api/v1/overview`,
     );
   const split = splitBody(family, bodyObject(body, `a new ${family.singular}`));
   refuseServerFields(split);

@@ -21,12 +21,18 @@ export interface AppliedWrite {
   previous: (Row | undefined)[];
 }
 
-/** What replaying the overlay gave: the catalog, its net changes over the base, what applied, what data/ already held and what was left out. */
+/**
+ * What replaying the overlay gave: the catalog, its net changes over the base, what applied, what data/ already held
+ * and what was left out.
+ */
 export interface Replayed {
   catalog: Catalog;
   changes: RowChange[];
   applied: AppliedWrite[];
-  /** Writes whose every row data/ already holds as the overlay left it: an export folded them, the overlay was not emptied yet. */
+  /**
+   * Writes whose every row data/ already holds as the overlay left it: an export folded them, the overlay was not
+   * emptied yet.
+   */
   inData: KeptWrite[];
   skipped: { write: KeptWrite; reason: string }[];
 }
@@ -72,7 +78,10 @@ function lastLeaving(writes: readonly KeptWrite[]): Map<string, Map<string | nul
 function staleReason(change: RowChange): string {
   const family = FAMILIES.get(change.family)!;
   const file = change.language === undefined ? family.file : `${family.translation!.file} (${change.language})`;
-  return `${family.singular} '${change.uuid}' in ${file} is not what it was when the write was made: data/ changed it since`;
+  return (
+    `${family.singular} '${change.uuid}' in ${file} is not what it was when the write was made: data/ changed it ` +
+    `since`
+  );
 }
 
 /**

@@ -53,7 +53,8 @@ export function createTranslation(
   if (already)
     throw new HttpError(
       409,
-      `${capitalize(FAMILIES.get(name)!.singular)} '${uuid}' has ${withArticle(already)} translation already; change it with PATCH …/translations/${already}`,
+      `${capitalize(FAMILIES.get(name)!.singular)} '${uuid}' has ${withArticle(already)} translation already; ` +
+        `change it with PATCH …/translations/${already}`,
     );
   edit.draft.setTranslation(name, uuid, language, {
     [FAMILIES.get(name)!.translation!.parentKey]: uuid,
@@ -92,7 +93,9 @@ export function patchTranslation(
   return staged(edit, { family: name, uuid, language });
 }
 
-/** `DELETE …/{uuid}/translations/{language}`: any translation but the default language's, which every record needs. */
+/**
+ * `DELETE …/{uuid}/translations/{language}`: any translation but the default language's, which every record needs.
+ */
 export function deleteTranslation(
   draft: Draft,
   name: FamilyName,
@@ -107,7 +110,8 @@ export function deleteTranslation(
   if (language === draft.catalog.defaultLanguage) {
     throw new HttpError(
       409,
-      `${language} is the default language: every ${FAMILIES.get(name)!.singular} needs its translation; change it with PATCH, or delete the record`,
+      `${language} is the default language: every ${FAMILIES.get(name)!.singular} needs its translation; change ` +
+        `it with PATCH, or delete the record`,
     );
   }
   const edit: Edit = { draft, now, conflicts: [] };

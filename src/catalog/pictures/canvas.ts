@@ -36,7 +36,10 @@ export function escapeXml(text: string): string {
 
 /** A top-to-bottom gradient named `id`, from one colour to another. */
 export function gradient(id: string, from: string, to: string): string {
-  return `<linearGradient id="${id}" x1="0" y1="0" x2="0" y2="1"><stop offset="0" stop-color="${from}"/><stop offset="1" stop-color="${to}"/></linearGradient>`;
+  return (
+    `<linearGradient id="${id}" x1="0" y1="0" x2="0" y2="1"><stop offset="0" stop-color="${from}"/>` +
+    `<stop offset="1" stop-color="${to}"/></linearGradient>`
+  );
 }
 
 /** A line of text centred at `x`, shrunk so that `text` fits in `width`. */
@@ -51,7 +54,8 @@ export function caption(text: string, x: number, y: number, width: number, size:
  */
 export function svgDocument(width: number, height: number, title: string, body: string): string {
   return (
-    `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${width} ${height}" width="${width}" height="${height}" role="img" aria-labelledby="t" font-family="sans-serif">` +
+    `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${width} ${height}" width="${width}" height="` +
+    `${height}" role="img" aria-labelledby="t" font-family="sans-serif">` +
     `<title id="t">${escapeXml(title)}</title>${body}</svg>`
   );
 }

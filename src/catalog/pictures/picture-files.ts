@@ -21,7 +21,10 @@ function refusal(path: string, bytes: Buffer): string | undefined {
   const expected = pictureType(path);
   const found = sniffPicture(bytes);
   if (found !== expected)
-    return `is ${found ? `a file of type ${found}` : 'not an SVG, PNG, JPEG or WebP picture'} but its name says ${expected}`;
+    return (
+      `is ${found ? `a file of type ${found}` : 'not an SVG, PNG, JPEG or WebP picture'} but its name says ` +
+      `${expected}`
+    );
   const unsafe = found === 'image/svg+xml' ? svgRefusal(bytes.toString('utf8')) : undefined;
   return unsafe && `is refused as a picture: ${unsafe}`;
 }
@@ -66,7 +69,9 @@ export async function readPictureFiles(dir: string): Promise<PictureFiles> {
         file,
         severity: 'warning',
         message:
-          'is not a picture a record can name (images/<folder>/<name> ending in .svg, .png, .jpg, .jpeg or .webp): the server never serves it, and a static host publishing data/ would serve it as it is; move or remove it',
+          'is not a picture a record can name (images/<folder>/' +
+          '<name> ending in .svg, .png, .jpg, .jpeg or .webp): the server never serves it, and a static host ' +
+          'publishing data/ would serve it as it is; move or remove it',
       });
       continue;
     }

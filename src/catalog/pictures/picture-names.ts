@@ -15,7 +15,9 @@ export interface PictureLookup {
   creates?(family: FamilyName, uuid: string): boolean;
 }
 
-const FORMS = `a file under images/ in the data directory, or a picture drawn for a record of the catalog (/images/<family>/<uuid>.svg, or …-<n>.svg with n from 1 to ${MAX_VARIANT})`;
+const FORMS =
+  `a file under images/ in the data directory, or a picture drawn for a record of the catalog (/images/<family>/` +
+  `<uuid>.svg, or …-<n>.svg with n from 1 to ${MAX_VARIANT})`;
 
 /**
  * Why a record of `family` (uuid `uuid`, when it has one) may not name the local picture
@@ -26,7 +28,8 @@ const FORMS = `a file under images/ in the data directory, or a picture drawn fo
  *
  * @example
  * pictureProblem('/images/actors/nobody.svg', 'actors', 'a1…', lookup);
- * // "'/images/actors/nobody.svg' names the picture drawn for actors record 'nobody', which the catalog does not have; …"
+ * // "'/images/actors/nobody.svg' names the picture drawn for actors record 'nobody', which the catalog does not have;
+ * // …"
  */
 export function pictureProblem(
   path: string,
@@ -40,7 +43,10 @@ export function pictureProblem(
   if (drawn && lookup.hasRecord(drawn.family, drawn.uuid)) return undefined;
   const record = drawn && `${drawn.family} record '${drawn.uuid}'`;
   if (drawn && lookup.deletes?.(drawn.family, drawn.uuid))
-    return `'${path}' is the picture drawn for ${record}, which the write deletes: give this record another picture first`;
+    return (
+      `'${path}' is the picture drawn for ${record}, which the write deletes: give this record another picture ` +
+      `first`
+    );
   const own =
     uuid === undefined || lookup.creates?.(family, uuid)
       ? ''

@@ -18,7 +18,8 @@ export interface PictureReference {
  * URLs (a catalog in HawAPI's layout) and what is not text (the schema check names those).
  *
  * @example
- * pictureReferences({ uuid, href, thumbnail: '/images/actors/x.svg' }); // [{ path: '/images/actors/x.svg', at: '/thumbnail', variant: 0 }]
+ * pictureReferences({ uuid, href, thumbnail: '/images/actors/x.svg' });
+ * // [{ path: '/images/actors/x.svg', at: '/thumbnail', variant: 0 }]
  */
 export function pictureReferences(record: Record<string, unknown>): PictureReference[] {
   const found: PictureReference[] = [];

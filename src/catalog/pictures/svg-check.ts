@@ -50,7 +50,8 @@ function checkAttributes(tag: SaxesTagNS): void {
     }
     if (local === 'href' && !value.startsWith('#'))
       throw new Refusal(
-        `${named} points outside the picture (${quoted(value)}): only a fragment of the picture, such as "#shape", may be named`,
+        `${named} points outside the picture (${quoted(value)}): only a fragment of the picture, such as ` +
+          `"#shape", may be named`,
       );
     const hazard = name.startsWith('aria-') ? undefined : cssHazard(value);
     if (hazard) throw new Refusal(`${named} holds ${hazard}: ${quoted(value)}`);

@@ -2,7 +2,9 @@ import type { CatalogRecord } from '../types.ts';
 import { LOCAL_PICTURE } from '../../lib/formats.ts';
 import { isLocalPicture } from './references.ts';
 
-/** Each of a record's picture fields (`thumbnail`, `images`) rewritten by `change`; the record itself when none changes. */
+/**
+ * Each of a record's picture fields (`thumbnail`, `images`) rewritten by `change`; the record itself when none changes.
+ */
 function mapPictures<T extends Record<string, unknown>>(record: T, change: (value: unknown) => unknown): T {
   const { thumbnail, images } = record;
   const thumbnailAfter = thumbnail === undefined ? undefined : change(thumbnail);

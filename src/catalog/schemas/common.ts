@@ -56,7 +56,9 @@ export const picture: JsonSchema = {
   type: 'string',
   format: 'picture-url',
   description:
-    "URL of a picture. The data may give a path under /images/ (a file under the data directory's images/, or a picture the server draws for a record of the catalog, its own or another's); answers carry it as an absolute URL of this server, which serves the picture.",
+    "URL of a picture. The data may give a path under /images/ (a file under the data directory's images/, or a " +
+    "picture the server draws for a record of the catalog, its own or another's); answers carry it as an " +
+    'absolute URL of this server, which serves the picture.',
 };
 export const localDateTime: JsonSchema = {
   type: 'string',

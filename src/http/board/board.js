@@ -24,7 +24,10 @@ function drawChart() {
   $('chart').innerHTML = counts
     .map((n, i) => {
       const height = (n / most) * 76;
-      return `<rect x="${i * width + 1}" y="${78 - height}" width="${width - 2}" height="${height}"><title>${n}</title></rect>`;
+      return (
+        `<rect x="${i * width + 1}" y="${78 - height}" width="${width - 2}" height="${height}"><title>${n}</title>` +
+        `</rect>`
+      );
     })
     .join('');
 }

@@ -16,7 +16,9 @@ import type { RouteTable } from '../routing.ts';
 import { isSimulationParam } from '../simulation.ts';
 import type { RouteDeps } from './context.ts';
 
-/** What the feed's route needs: the feed, its streams, and in classroom mode the sandboxes (each reader's own changes). */
+/**
+ * What the feed's route needs: the feed, its streams, and in classroom mode the sandboxes (each reader's own changes).
+ */
 export interface ChangeRouteDeps extends RouteDeps {
   feed: ChangeFeed;
   streams: ChangeStreams;
@@ -85,7 +87,8 @@ function boardOf(ctx: Context, deps: ChangeRouteDeps, query: FeedQuery): StreamR
   if (!wantsStream(ctx))
     throw new HttpError(
       400,
-      `Parameter 'include=sandboxes' is for a stream (Accept: text/event-stream); the class now is GET /api/v1/sandboxes`,
+      `Parameter 'include=sandboxes' is for a stream (Accept: text/event-stream); the class now is GET ` +
+        `/api/v1/sandboxes`,
     );
   adminOf(ctx, "follows the class's sandboxes");
   return (account) => sandboxes.studentOf(account);

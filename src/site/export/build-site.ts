@@ -32,7 +32,10 @@ export interface BuiltSite {
   notes: string[];
 }
 
-/** JSON text that is also harmless HTML (a host serves `index.html` as a page): `<`, `>` and `&` escaped, the value unchanged. */
+/**
+ * JSON text that is also harmless HTML (a host serves `index.html` as a page): `<`, `>` and `&` escaped, the value
+ * unchanged.
+ */
 const htmlSafe = (json: string) =>
   json.replace(/[<>&]/g, (c) => `\\u00${c.charCodeAt(0).toString(16).padStart(2, '0')}`);
 
@@ -62,7 +65,8 @@ export async function buildSite(catalog: Catalog, get: SiteGet, options: SiteOpt
   files.set(REGISTER_SCRIPT, options.worker['register.js']);
   files.set('_headers', Buffer.from(headersFile(base, options.cacheSeconds)));
 
-  // A contributor's pictures are files of the site; the drawn ones the worker draws, and are files too while the host's count allows.
+  // A contributor's pictures are files of the site; the drawn ones the worker draws, and are files too while the host's
+  // count allows.
   const named = new Set<string>();
   const shared = new Set<string>();
   for (const store of catalog.stores.values())
@@ -109,7 +113,8 @@ export async function buildSite(catalog: Catalog, get: SiteGet, options: SiteOpt
   };
   files.set(MANIFEST_PATH, Buffer.from(JSON.stringify(manifest)));
 
-  // Records before their translations and socials, then drawn pictures, should the host's file count leave no room for all.
+  // Records before their translations and socials, then drawn pictures, should the host's file count leave no room for
+  // all.
   const depth = (path: string) => path.split('/').length;
   const reads = fixedReads(catalog).sort((a, b) => depth(a) - depth(b));
   const drawn = [...named].filter((path) => !catalog.pictureFiles.has(path));
@@ -122,11 +127,13 @@ export async function buildSite(catalog: Catalog, get: SiteGet, options: SiteOpt
   await inBatches(drawn.slice(0, pictureRoom), async (path) => void files.set(path.slice(1), await bodyOf(get, path)));
   if (reads.length > room)
     notes.push(
-      `left out ${reads.length - room} of ${reads.length} files of single records for clients without the worker, to stay within Cloudflare Pages' ${MOST_FILES} files (the worker answers them all)`,
+      `left out ${reads.length - room} of ${reads.length} files of single records for clients without the ` +
+        `worker, to stay within Cloudflare Pages' ${MOST_FILES} files (the worker answers them all)`,
     );
   if (drawn.length > pictureRoom)
     notes.push(
-      `left out ${drawn.length - pictureRoom} of ${drawn.length} drawn pictures, to stay within Cloudflare Pages' ${MOST_FILES} files (the worker draws them; clients without it get the host's 404)`,
+      `left out ${drawn.length - pictureRoom} of ${drawn.length} drawn pictures, to stay within Cloudflare ` +
+        `Pages' ${MOST_FILES} files (the worker draws them; clients without it get the host's 404)`,
     );
   notes.push(...exceededLimits(new Map([...files].map(([file, body]) => [file, body.length]))));
   return { files, notes };

@@ -41,6 +41,12 @@ export async function sitePages(get: SiteGet, base: string): Promise<Map<string,
   return files;
 }
 
+/** The 404 page's explanation: what the site answers without its worker, and for whom. */
+const NOT_FOUND_WHY =
+  'This site has no file at this address. Its read API (lists, filters, search, random picks) is answered in your ' +
+  'browser by its Service Worker, which needs JavaScript; other clients can read records by uuid, their ' +
+  'translations and socials.';
+
 /**
  * What a static host answers for a path it has no file for (GitHub Pages, Netlify and
  * Cloudflare Pages serve `404.html`): a browser that opened an API URL (a list with a query, a
@@ -57,7 +63,7 @@ function notFoundPage(base: string): string {
   </head>
   <body>
     <h1>Not found</h1>
-    <p id="why">This site has no file at this address. Its read API (lists, filters, search, random picks) is answered in your browser by its Service Worker, which needs JavaScript; other clients can read records by uuid, their translations and socials. See <a href="${base}api/docs">the API reference</a>.</p>
+    <p id="why">${NOT_FOUND_WHY} See <a href="${base}api/docs">the API reference</a>.</p>
     <script>
       if (location.pathname.startsWith(${JSON.stringify(`${base}api`)}) && !sessionStorage.getItem(location.href))
         siteReady.then(() => { sessionStorage.setItem(location.href, '1'); location.reload(); });

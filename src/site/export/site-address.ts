@@ -1,8 +1,13 @@
-/** Where a site lives: its base path, what its files put before picture paths, and what the exporting server was told. */
+/**
+ * Where a site lives: its base path, what its files put before picture paths, and what the exporting server was told.
+ */
 export interface SiteAddress {
   /** `/` or `/<repo>/`. */
   base: string;
-  /** What the files for clients without the worker put before `/images/…`: the site's URL without its trailing slash, or `''`. */
+  /**
+   * What the files for clients without the worker put before `/images/…`: the site's URL without its trailing slash,
+   * or `''`.
+   */
   site: string;
   /** The `PUBLIC_URL` the exporting server answers with (replaced by `site` in the files). */
   served: string;

@@ -13,7 +13,8 @@ export const FIXED_ANSWERS = ['/api/ping', '/api/v1/endpoints', '/api/openapi.js
  * answers those.
  *
  * @example
- * fixedReads(catalog); // ['/api', '/api/v1/overview', '/api/v1/overview/translations', …, '/api/v1/actors/<uuid>', …]
+ * fixedReads(catalog);
+ * // ['/api', '/api/v1/overview', '/api/v1/overview/translations', …, '/api/v1/actors/<uuid>', …]
  */
 export function fixedReads(catalog: Catalog): string[] {
   const paths = ['/api'];

@@ -39,5 +39,8 @@ const offline = ready.then(
     }),
 );
 
-/** For a page's own code: `siteReady` once API requests are answered by the worker, `siteOffline` once the site works offline. */
+/**
+ * For a page's own code: `siteReady` once API requests are answered by the worker, `siteOffline` once the site works
+ * offline.
+ */
 Object.assign(window, { siteReady: ready, siteOffline: offline });

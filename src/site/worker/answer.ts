@@ -121,13 +121,15 @@ export class SiteApi {
     if ((method !== 'GET' && method !== 'HEAD') || WRITE_ONLY.test(path))
       throw new HttpError(
         405,
-        `This site is a read-only copy of the catalog: ${method} ${request.url.pathname} needs the server (writes, accounts and sandboxes are not served here); allowed: GET, HEAD`,
+        `This site is a read-only copy of the catalog: ${method} ${request.url.pathname} needs the server ` +
+          `(writes, accounts and sandboxes are not served here); allowed: GET, HEAD`,
         { Allow: 'GET, HEAD' },
       );
     if (path === '/api/v1/changes')
       throw new HttpError(
         501,
-        `This site is a copy of the catalog frozen at its export (data version ${this.catalog.version}): it has no change feed; the server it was exported from has one`,
+        `This site is a copy of the catalog frozen at its export (data version ${this.catalog.version}): it has ` +
+          `no change feed; the server it was exported from has one`,
       );
     for (const { regexp, names, handler } of this.routes) {
       const match = regexp.exec(path);
@@ -180,7 +182,10 @@ export class SiteApi {
     return this.negotiated(request, entry, fixed.cacheControl, []);
   }
 
-  /** A built answer with `Cache-Control`, `Vary` and its ETag, or a 304 when `If-None-Match` holds it (as the server's `negotiate`). */
+  /**
+   * A built answer with `Cache-Control`, `Vary` and its ETag, or a 304 when `If-None-Match` holds it (as the server's
+   * `negotiate`).
+   */
   negotiated(request: SiteRequest, entry: WorkerEntry, cacheControl: string, vary: string[]): SiteAnswer {
     const headers: Record<string, string> = { ...entry.headers, 'Cache-Control': cacheControl };
     headers['Content-Length'] = String(entry.bytes);

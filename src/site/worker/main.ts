@@ -16,7 +16,9 @@ const origin = new URL(self.registration.scope).href.replace(/\/$/, '');
 /** One cache per site: a new export replaces its files at the next install. */
 const CACHE = `catalog-site ${base}`;
 
-/** A file of the site by its path under the base: from the worker's cache, else the network (and then kept, if `keep`). */
+/**
+ * A file of the site by its path under the base: from the worker's cache, else the network (and then kept, if `keep`).
+ */
 async function siteFile(path: string, keep = false): Promise<Response> {
   const url = base + path;
   const kept = await caches.match(url, { ignoreSearch: true });
@@ -28,7 +30,10 @@ async function siteFile(path: string, keep = false): Promise<Response> {
 }
 
 let api: Promise<{ api: SiteApi; manifest: SiteManifest }> | undefined;
-/** The engine, made on the first API request after the worker (re)starts: the manifest now, each family when a request needs it. */
+/**
+ * The engine, made on the first API request after the worker (re)starts: the manifest now, each family when a request
+ * needs it.
+ */
 function engine(): Promise<{ api: SiteApi; manifest: SiteManifest }> {
   api ??= siteFile(MANIFEST_PATH)
     .then((response) => response.json() as Promise<SiteManifest>)
@@ -73,7 +78,8 @@ function keepOffline(): Promise<void> {
   return keeping;
 }
 
-// A page loaded by a hard reload is not controlled until the worker claims it; a page asks when the site works offline (see register.ts).
+// A page loaded by a hard reload is not controlled until the worker claims it; a page asks when the site works offline
+// (see register.ts).
 self.addEventListener('message', (event) => {
   if (event.data === 'claim') event.waitUntil(self.clients.claim());
   if (event.data === 'offline') event.waitUntil(keepOffline().then(() => event.ports[0]?.postMessage('offline')));
