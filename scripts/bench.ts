@@ -87,7 +87,7 @@ if (csv) {
   if (!quick) await recordSection('csv', 'CSV page (npm run bench)', csvText);
 }
 if (reference) {
-  const referenceRow = await measureReferencePage({ dataDir: values.data!, loads: 5, progress });
+  const referenceRow = await measureReferencePage({ dataDir: values.data!, loads: quick ? 2 : 5, progress });
   const referenceText = `${referencePageTable(referenceRow)}\n\nThe compiled server's \`/api/docs\` in headless Chromium (scripts/lib/chromium.ts), a fresh profile for each of ${referenceRow.loads} loads (a first visit), timed from navigation; medians.`;
   parts.push(referenceText);
   if (!quick) await recordSection('reference-page', 'Reference page (npm run bench)', referenceText);
