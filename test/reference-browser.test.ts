@@ -153,6 +153,22 @@ test('"Try it out" writes with a MAINTAINER token: Authorize, then PATCH an acto
   await page.screenshot({ path: join(dir, 'reference-try-it-out-write.png') });
 });
 
+test("without Swagger UI's script the index stays, saying what is missing", async () => {
+  // A browser of its own: the refused script is a problem there, not in the page under test.
+  const other = await offlineBrowser(await tempDir());
+  try {
+    await other.page.route('**/api/docs/swagger-ui-bundle.js', (route) => route.abort());
+    await other.page.goto(`${server.url}/api/docs`);
+    const note = other.page.locator('#reference-index .reference-index-note');
+    await note.filter({ hasText: 'could not be loaded' }).waitFor();
+    assert.match(await note.innerText(), '/api/docs/swagger-ui-bundle.js');
+    const operations = doc.tags.flatMap((tag: Json) => operationsOf(tag.name));
+    assert.is(await other.page.locator('#reference-index a.opblock').count(), operations.length);
+  } finally {
+    await other.context.close();
+  }
+});
+
 test('nothing was fetched from outside the service, and the page reported no error', () => {
   const { blocked, requested, problems } = browser!;
   assert.equal(blocked, []);

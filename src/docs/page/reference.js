@@ -71,6 +71,10 @@ function startSwaggerUi(spec, index) {
       validatorUrl: null,
     });
   };
+  script.onerror = () => {
+    index.querySelector('.reference-index-note').textContent = `${SWAGGER_UI} could not be loaded: no "Try it out".`;
+    index.removeAttribute('aria-busy');
+  };
   document.body.append(script);
 }
 
