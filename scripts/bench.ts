@@ -1,12 +1,13 @@
 // npm run bench [-- --data DIR] [--quick] [--rounds N] [--seconds S] [--connections C] [--only NAME] [--pin]
 // Our server against a node:http baseline replaying its bytes and against json-server; then hostile GraphQL beside REST reads;
 // then the change feed: a write reaching 1,000 streams, idle streams' memory and reads beside them, a feed page's CPU;
-// then the server CPU of a CSV page against the same JSON page.
+// then the server CPU of a CSV page against the same JSON page; then the reference page's first operation in Chromium.
 import { parseArgs } from 'node:util';
 import { recordSection } from './bench/document.ts';
 import { changeFeedTable, measureChangeFeed } from './bench/changes.ts';
 import { csvTable, measureCsv } from './bench/csv.ts';
 import { measureHostile } from './bench/hostile.ts';
+import { measureReferencePage, referencePageTable } from './bench/reference-page.ts';
 import { hostileTable, throughputTable } from './bench/report.ts';
 import { measureThroughput } from './bench/throughput.ts';
 
@@ -50,7 +51,8 @@ const hostile =
   );
 const feed = !values.only || 'change feed'.includes(values.only);
 const csv = !values.only || 'csv page'.includes(values.only);
-if (rows.length === 0 && !hostile && !feed && !csv) {
+const reference = !values.only || 'reference page'.includes(values.only);
+if (rows.length === 0 && !hostile && !feed && !csv && !reference) {
   console.error(`no scenario's name holds '${values.only}'`);
   process.exit(1);
 }
@@ -83,6 +85,12 @@ if (csv) {
   const csvText = `${csvTable(csvRow)}\n\nThe compiled server on a generated catalog of 10,000 records, its response cache off so that each request builds its page (\`/api/v1/actors?size=100&page=3\`, with \`&format=csv\` for CSV); 4 connections, ${seconds} s per format per round, ${csvRow.rounds} rounds taken in turn, medians.`;
   parts.push(csvText);
   if (!quick) await recordSection('csv', 'CSV page (npm run bench)', csvText);
+}
+if (reference) {
+  const referenceRow = await measureReferencePage({ dataDir: values.data!, loads: quick ? 2 : 5, progress });
+  const referenceText = `${referencePageTable(referenceRow)}\n\nThe compiled server's \`/api/docs\` in headless Chromium (scripts/lib/chromium.ts), a fresh profile for each of ${referenceRow.loads} loads (a first visit), timed from navigation; medians.`;
+  parts.push(referenceText);
+  if (!quick) await recordSection('reference-page', 'Reference page (npm run bench)', referenceText);
 }
 const text = parts.join('\n\n');
 console.log(text);

@@ -38,13 +38,46 @@ test.after(async () => {
   await server.close();
 });
 
-test('GET / in a browser lands on the reference, which shows every family and its endpoints', async () => {
-  await page.goto(`${server.url}/`);
+test('GET / in a browser lists every operation at once, linked, while Swagger UI is still loading', async () => {
+  // Swagger UI's script is held back until the index has been checked, then let through.
+  let release = () => {};
+  const held = new Promise<void>((resolve) => (release = resolve));
+  await page.route('**/api/docs/swagger-ui-bundle.js', async (route) => {
+    await held;
+    await route.continue();
+  });
+  const start = Date.now();
+  await page.goto(`${server.url}/`, { waitUntil: 'commit' });
+  await page.locator('.opblock').first().waitFor();
+  const firstOperation = Date.now() - start;
   assert.is(new URL(page.url()).pathname, '/api/docs');
+  const index = page.locator('#reference-index');
+  await index.locator('h1', { hasText: 'Low Tide Signal: catalog API' }).waitFor();
+  const links = await index.locator('a.opblock').evaluateAll((rows) => rows.map((row) => row.getAttribute('href')));
+  const expected = doc.tags.flatMap((tag: Json) => operationsOf(tag.name).map((id) => `#/${tag.name}/${id}`));
+  assert.equal(links, expected);
+  await page.screenshot({ path: join(dir, 'reference-index.png') });
+  // An operation clicked in the index is the one Swagger UI opens when it takes over.
+  const last = links.at(-1)!;
+  await index.locator(`a[href="${last}"]`).click();
+  assert.is(new URL(page.url()).hash, last);
+  release();
+  const [tag, id] = last.slice(2).split('/');
+  await page.locator(`#reference #operations-${tag}-${id}.is-open`).waitFor();
+  const [shown] = await page.evaluate(() =>
+    performance.getEntriesByName('reference-index-shown').map((entry) => Math.round(entry.startTime)),
+  );
+  console.log(`  first operation visible ${firstOperation} ms after navigation, index frame at ${shown} ms (recorded)`);
+  await index.waitFor({ state: 'detached' });
+  await page.unroute('**/api/docs/swagger-ui-bundle.js');
+});
+
+test('Swagger UI takes over the page: every family and its endpoints, the title from the catalog', async () => {
+  const reference = page.locator('#reference');
   // The title names the series of the loaded catalog, from its overview.
-  await page.locator('.info h1.title', { hasText: 'Low Tide Signal: catalog API' }).waitFor();
-  await page.locator('.info .description', { hasText: 'Reading needs no token' }).waitFor();
-  await page.locator('.info .description a[href="/api/graphql"]').waitFor();
+  await reference.locator('.info h1.title', { hasText: 'Low Tide Signal: catalog API' }).waitFor();
+  await reference.locator('.info .description', { hasText: 'Reading needs no token' }).waitFor();
+  await reference.locator('.info .description a[href="/api/graphql"]').waitFor();
   for (const family of FAMILIES.values()) {
     const tag = familyTag(family);
     await page.locator(`#operations-tag-${tag}`).waitFor();
@@ -118,6 +151,22 @@ test('"Try it out" writes with a MAINTAINER token: Authorize, then PATCH an acto
   assert.is(read.nationality, 'Written From The Reference Page');
   await operation.locator('.live-responses-table').scrollIntoViewIfNeeded();
   await page.screenshot({ path: join(dir, 'reference-try-it-out-write.png') });
+});
+
+test("without Swagger UI's script the index stays, saying what is missing", async () => {
+  // A browser of its own: the refused script is a problem there, not in the page under test.
+  const other = await offlineBrowser(await tempDir());
+  try {
+    await other.page.route('**/api/docs/swagger-ui-bundle.js', (route) => route.abort());
+    await other.page.goto(`${server.url}/api/docs`);
+    const note = other.page.locator('#reference-index .reference-index-note');
+    await note.filter({ hasText: 'could not be loaded' }).waitFor();
+    assert.match(await note.innerText(), '/api/docs/swagger-ui-bundle.js');
+    const operations = doc.tags.flatMap((tag: Json) => operationsOf(tag.name));
+    assert.is(await other.page.locator('#reference-index a.opblock').count(), operations.length);
+  } finally {
+    await other.context.close();
+  }
 });
 
 test('nothing was fetched from outside the service, and the page reported no error', () => {

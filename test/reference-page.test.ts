@@ -76,10 +76,16 @@ test('/favicon.ico, where browsers look by default, is the icon both pages link,
   assert.is(await conditionalStatus('/favicon.ico', icon.headers.get('etag')!), 304);
 });
 
-test("the starter script points Swagger UI at this service's document and turns off the online validator", async () => {
+test("the page's script reads this service's document once and hands it to Swagger UI, without the online validator", async () => {
   const script = await (await server.get('/api/docs/reference.js')).text();
-  assert.match(script, "url: '/api/openapi.json'");
+  assert.match(script, "const DOCUMENT = '/api/openapi.json'");
+  assert.match(script, "const SWAGGER_UI = '/api/docs/swagger-ui-bundle.js'");
+  assert.match(script, /SwaggerUIBundle\(\{\s+spec,/);
   assert.match(script, 'validatorUrl: null');
+  // Fetched beside the document, run only after the operation index has been drawn.
+  const html = await (await server.get('/api/docs')).text();
+  assert.match(html, '<link rel="preload" as="script" href="/api/docs/swagger-ui-bundle.js">');
+  assert.not.match(html, '<script src="/api/docs/swagger-ui-bundle.js">');
 });
 
 test('a file the page does not have is a 404 naming it and listing those it has', async () => {

@@ -10,7 +10,8 @@ const OWN = fileURLToPath(new URL('./page/', import.meta.url));
 
 /**
  * The files `/api/docs/{asset}` serves: Swagger UI's bundle and stylesheet from node_modules,
- * and this service's own starter script, stylesheet and icon (GraphiQL's page shows the icon too).
+ * and this service's own script (it lists the operations at once, then starts Swagger UI),
+ * stylesheet and icon (GraphiQL's page shows the icon too).
  */
 export const REFERENCE_ASSETS: Readonly<Record<string, { dir: string; type: string }>> = {
   'swagger-ui-bundle.js': { dir: SWAGGER_UI, type: 'text/javascript; charset=utf-8' },
