@@ -58,6 +58,11 @@ function introduction(): string {
       '**Errors** all have one shape (`Error`). **Caching**: reads carry a strong `ETag`. **Rate limits**: ' +
       '`X-Rate-Limit-*` and `RateLimit` headers on every `/api` answer, 429 with `Retry-After` past the budget; ' +
       'a bearer token from Accounts raises it.',
+    '',
+    '**Clients**: every list also answers CSV for spreadsheets (`format=csv`); this server serves ' +
+      '[a typed TypeScript client](/api/client.tgz) (`npm install http://<this server>/api/client.tgz`) and ' +
+      'this API as a request collection for [Postman](/api/collections/postman.json), ' +
+      '[Bruno](/api/collections/bruno.json) and [HTTP files](/api/collections/catalog.http).',
   ].join('\n');
 }
 

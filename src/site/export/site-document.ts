@@ -6,7 +6,8 @@ export const WITHOUT_THE_WORKER = [
   '## This copy is a static site',
   "Its read API is answered in your browser by the site's Service Worker, which runs the server's own code over the " +
     'catalog: every read (lists, filters, sorting, paging, search, expand, fields, languages, random picks) answers ' +
-    'as the server does. Writes, accounts and sandboxes need the server: here they answer 405.',
+    'as the server does. Writes, accounts and sandboxes need the server: here they answer 405, and the client ' +
+    "package and request collections linked above are the server's alone.",
   'A client without the worker (curl, the Go SDK, a script) gets files:',
   [
     ['Read', 'GitHub Pages, `python3 -m http.server`', 'Cloudflare Pages, Netlify (`_headers`)'],
