@@ -67,7 +67,7 @@ test('a body of a media type the answer does not list is found, a JSON one or no
       page(404, '/api/v1/overview/00000000-0000-4000-8000-000000000000'),
     ]),
     [
-      'GET /api/v1/actors → 200: a text/html body, and the answer lists application/json',
+      'GET /api/v1/actors → 200: a text/html body, and the answer lists application/json, text/csv',
       'GET /api/v1/overview/00000000-0000-4000-8000-000000000000 → 404: a text/html body, and the answer lists application/json',
     ],
   );
