@@ -2,10 +2,8 @@ import { join } from 'node:path';
 import Papa from 'papaparse';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { compiledServer, startChild } from '../scripts/bench/child.ts';
-import { freePort } from '../scripts/bench/ports.ts';
+import { startCompiled } from '../scripts/bench/child.ts';
 import { catalogOf } from '../scripts/bench/scale.ts';
-import { tempDir } from './helpers/http.ts';
 import { ROOT } from './helpers/spawn.ts';
 
 // A list of 100,000 records in one CSV answer, from the compiled server on a generated catalog
@@ -14,22 +12,12 @@ import { ROOT } from './helpers/spawn.ts';
 
 const ACTORS = 100_000;
 const dir = join(ROOT, await catalogOf(502_000, 'var/bench', () => {}));
-const port = await freePort();
-const base = `http://127.0.0.1:${port}`;
-const server = await startChild(
-  compiledServer(),
-  {
-    PORT: String(port),
-    HOST: '127.0.0.1',
-    DATA_DIR: dir,
-    ACCOUNTS_FILE: join(await tempDir(), 'accounts.json'),
-    CATALOG_WRITES: 'off',
-    RATE_LIMIT: 'off',
-    LOG_LEVEL: 'warn',
-    CSV_MAX_ROWS: String(2 * ACTORS),
-  },
-  `${base}/api/ping`,
-);
+const { server, base } = await startCompiled(dir, {
+  CATALOG_WRITES: 'off',
+  RATE_LIMIT: 'off',
+  LOG_LEVEL: 'warn',
+  CSV_MAX_ROWS: String(2 * ACTORS),
+});
 test.after(() => server.stop());
 
 test('over 100,000 actors stream as CSV, every row, without the server holding the answer', async () => {

@@ -1,6 +1,9 @@
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { readFile, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { freePort } from './ports.ts';
 
 /** A server running in a child process of its own, so that it has a core to itself. */
 export interface Child {
@@ -123,4 +126,22 @@ async function reachable(url: string): Promise<boolean> {
   } catch {
     return false;
   }
+}
+
+/**
+ * The compiled server on a free loopback port, serving `dataDir` with its accounts in a new
+ * folder, configured by `env`; resolves once it answers `/api/ping`.
+ *
+ * @example
+ * const { server, base } = await startCompiled('var/bench/catalog-10000', { RATE_LIMIT: 'off' });
+ */
+export async function startCompiled(
+  dataDir: string,
+  env: Record<string, string> = {},
+): Promise<{ server: Child; base: string }> {
+  const port = await freePort();
+  const base = `http://127.0.0.1:${port}`;
+  const accounts = join(await mkdtemp(join(tmpdir(), 'bench-server-')), 'accounts.json');
+  const settings = { PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, ACCOUNTS_FILE: accounts, ...env };
+  return { server: await startChild(compiledServer(), settings, `${base}/api/ping`), base };
 }

@@ -1,9 +1,5 @@
-import { join } from 'node:path';
-import { mkdtemp } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { compiledServer, startChild } from './child.ts';
+import { startCompiled } from './child.ts';
 import { drive, median } from './load.ts';
-import { freePort } from './ports.ts';
 import { catalogOf } from './scale.ts';
 
 /** What `measureCsv` needs. */
@@ -34,22 +30,12 @@ export interface CsvRow {
  */
 export async function measureCsv(options: CsvOptions): Promise<CsvRow> {
   const dir = await catalogOf(10_000, options.workDir, options.progress);
-  const port = await freePort();
-  const base = `http://127.0.0.1:${port}`;
-  const server = await startChild(
-    compiledServer(),
-    {
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      DATA_DIR: dir,
-      ACCOUNTS_FILE: join(await mkdtemp(join(tmpdir(), 'bench-csv-')), 'accounts.json'),
-      RATE_LIMIT: 'off',
-      RESPONSE_CACHE_MB: '0',
-      MAX_PAGE_SIZE: '100',
-      LOG_LEVEL: 'warn',
-    },
-    `${base}/api/ping`,
-  );
+  const { server, base } = await startCompiled(dir, {
+    RATE_LIMIT: 'off',
+    RESPONSE_CACHE_MB: '0',
+    MAX_PAGE_SIZE: '100',
+    LOG_LEVEL: 'warn',
+  });
   try {
     const page = (format: string) => `${base}/api/v1/actors?size=100&page=3${format}`;
     const cpuPerPage = async (url: string) => {
