@@ -190,7 +190,15 @@ test('the collection routes: HEAD, 304, query ignored, unknown names 404 in the 
       assert.is(queried.status, 200);
       assert.is(await queried.text(), body);
     }
-    for (const name of ['nope', 'postman.JSON', '..%2Fpackage.json', 'x'.repeat(2000), '%00']) {
+    for (const name of [
+      'nope',
+      'postman.JSON',
+      '..%2Fpackage.json',
+      'x'.repeat(2000),
+      '%00',
+      'toString',
+      '__proto__',
+    ]) {
       const got = await app.get(`/api/collections/${name}`);
       if (got.status === 414) continue;
       assert.is(got.status, 404, name);

@@ -31,7 +31,8 @@ export function collectionRoutes(router: RouteTable, options: CollectionRouteOpt
   const { served, cacheControl, publicUrl, ...document } = options;
   router.get('/api/collections/:name', countsIn('free'), (ctx) => {
     const name = String(ctx.params.name);
-    const format = COLLECTION_FORMATS[name];
+    // Own names only: `toString` or `__proto__` is no collection.
+    const format = Object.hasOwn(COLLECTION_FORMATS, name) ? COLLECTION_FORMATS[name] : undefined;
     if (!format)
       throw new HttpError(
         404,
